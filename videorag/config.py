@@ -1,0 +1,100 @@
+"""Configuration as dataclasses, validated on construction. Shared by the CLI and the API."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import ConfigError
+
+VIDEO_EXTENSIONS = (".mp4", ".mkv", ".webm", ".mov", ".avi")
+
+
+def _positive(name: str, value: float) -> None:
+    if value <= 0:
+        raise ConfigError(f"`{name}` must be > 0, got {value!r}")
+
+
+@dataclass
+class IngestConfig:
+    fps: float = 1.0                  # frames sampled per second of video
+    frame_max_side: int = 384         # stored frames are scaled to fit this many pixels
+    jpeg_quality: int = 80
+    chunk_seconds: float = 120.0      # fixed-window chunks, as CARVE uses
+    max_segment_seconds: float = 15.0  # longer ASR/subtitle segments are split
+    asr: str = "faster-whisper"
+    asr_model: str | None = None      # path or hub name; None = bundled Whisper tiny.en
+    language: str | None = "en"
+    extensions: tuple[str, ...] = VIDEO_EXTENSIONS
+
+    def __post_init__(self) -> None:
+        for name in ("fps", "frame_max_side", "chunk_seconds", "max_segment_seconds"):
+            _positive(name, getattr(self, name))
+        if not 1 <= self.jpeg_quality <= 100:
+            raise ConfigError(f"`jpeg_quality` must be in 1..100, got {self.jpeg_quality!r}")
+        if self.max_segment_seconds > self.chunk_seconds:
+            raise ConfigError(f"`max_segment_seconds` ({self.max_segment_seconds}) must not exceed "
+                              f"`chunk_seconds` ({self.chunk_seconds})")
+        self.extensions = tuple(e.lower() if e.startswith(".") else "." + e.lower()
+                                for e in self.extensions)
+
+
+@dataclass
+class EmbedConfig:
+    backend: str = "sentence-transformers"
+    model: str | None = None          # path or hub name; None = bundled all-MiniLM-L6-v2
+    batch_size: int = 64
+    device: str | None = None         # None = let the backend choose
+
+    def __post_init__(self) -> None:
+        _positive("batch_size", self.batch_size)
+
+
+@dataclass
+class SearchConfig:
+    top_k: int = 5
+    fusion: str = "alpha"             # "alpha": α·dense + (1−α)·bm25 on normalised scores; "rrf"
+    alpha: float = 0.6                # weight of the dense score in α fusion
+    rrf_k: int = 60
+    candidates: int = 300             # per-retriever candidate pool before fusion
+    segment_weight: float = 0.5       # video score = mix of best segment, chunk and whole-video
+    chunk_weight: float = 0.3
+    video_weight: float = 0.2
+
+    def __post_init__(self) -> None:
+        _positive("top_k", self.top_k)
+        _positive("candidates", self.candidates)
+        if self.fusion not in ("alpha", "rrf"):
+            raise ConfigError(f"`fusion` must be 'alpha' or 'rrf', got {self.fusion!r}")
+        if not 0.0 <= self.alpha <= 1.0:
+            raise ConfigError(f"`alpha` must be in [0, 1], got {self.alpha!r}")
+        weights = (self.segment_weight, self.chunk_weight, self.video_weight)
+        if min(weights) < 0 or sum(weights) <= 0:
+            raise ConfigError(f"aggregation weights must be >= 0 and not all 0, got {weights}")
+
+
+@dataclass
+class GenerateConfig:
+    backend: str = "extractive"
+    model: str | None = None          # backend-specific: server model name or GGUF path
+    base_url: str | None = None       # openai: default $OPENAI_BASE_URL or http://localhost:8000/v1
+    videos: int = 1                   # retrieved videos given to the generator (paper: 1)
+    frames_per_video: int = 8
+    max_tokens: int = 256
+    temperature: float = 0.0
+    timeout: float = 120.0
+
+    def __post_init__(self) -> None:
+        _positive("videos", self.videos)
+        _positive("max_tokens", self.max_tokens)
+        if self.frames_per_video < 0:
+            raise ConfigError(f"`frames_per_video` must be >= 0, got {self.frames_per_video!r}")
+
+
+@dataclass
+class Config:
+    """Everything a VideoRAG pipeline needs; one object for the CLI, the API and tests."""
+
+    ingest: IngestConfig = field(default_factory=IngestConfig)
+    embed: EmbedConfig = field(default_factory=EmbedConfig)
+    search: SearchConfig = field(default_factory=SearchConfig)
+    generate: GenerateConfig = field(default_factory=GenerateConfig)
+    show_progress: bool = False

@@ -1,0 +1,43 @@
+"""`videorag demo`: render the sample corpus, index it, answer questions with citations."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..config import Config
+from .corpus import QUESTIONS, SAMPLES
+from .render import render
+
+
+def make_corpus(folder: Path, show: bool = True) -> list[Path]:
+    """Render the sample videos into `folder` (kept between runs)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for howto in SAMPLES:
+        path = folder / f"{howto.slug}.mp4"
+        if not path.exists():
+            if show:
+                print(f"rendering {path}", file=sys.stderr)
+            tmp = path.with_name(path.stem + ".part.mp4")
+            render(howto, tmp)
+            tmp.rename(path)
+        paths.append(path)
+    return paths
+
+
+def run_demo(folder: Path, config: Config) -> int:
+    from ..cli import EXIT_OK, EXIT_PARTIAL, print_answer
+    from ..pipeline import VideoRAG
+
+    videos = make_corpus(folder / "videos")
+    rag = VideoRAG(folder / "index", config)
+    report = rag.add([folder / "videos"])
+    print(f"indexed: {report.summary()} -> {rag.index_dir}\n", file=sys.stderr)
+    for question in QUESTIONS:
+        print(f"Q: {question}")
+        print_answer(rag.ask(question))
+        print()
+    print(f"Try it yourself: videorag search \"how do I patch a tube\" --index {rag.index_dir}",
+          file=sys.stderr)
+    return EXIT_PARTIAL if report.partial or len(videos) != report.count("added") + report.count(
+        "unchanged") + report.count("moved") else EXIT_OK

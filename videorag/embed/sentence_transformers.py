@@ -1,0 +1,40 @@
+"""Text embeddings with sentence-transformers; default all-MiniLM-L6-v2 bundled in a package."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..models import MINILM_L6, resolve
+
+
+class SentenceTransformerEmbedder:
+    max_words = 160  # MiniLM's window is 256 word pieces; ~1.4 pieces per English word
+
+    def __init__(self, model: str | None = None, batch_size: int = 64, device: str | None = None):
+        self._path, self.model_name = resolve(model, MINILM_L6)
+        self.batch_size = batch_size
+        self.device = device
+        self._model = None
+        self._dim = MINILM_L6.dim if self.model_name == MINILM_L6.name else None
+
+    def warm_up(self) -> None:
+        if self._model is None:
+            if os.path.exists(self._path):  # a local model: never reach for the hub
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            from sentence_transformers import SentenceTransformer
+
+            self._model = SentenceTransformer(self._path, device=self.device)
+            self._dim = self._model.get_embedding_dimension()
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            self.warm_up()
+        return self._dim
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        self.warm_up()
+        vectors = self._model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
+                                     normalize_embeddings=True, show_progress_bar=False)
+        return vectors.astype(np.float32, copy=False)

@@ -1,0 +1,50 @@
+"""Answer generation. Contract: `Generator.generate(question, evidence) -> Answer`, plus `name`.
+
+Backends by name: `extractive` (no model: best-matching transcript sentences), `openai` (any
+OpenAI-compatible chat server; frames as images + transcripts, the paper's order),
+`llamacpp` (local GGUF through llama-cpp-python, text only; default Gemma 3 270M).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..config import GenerateConfig
+from ..registry import Registry
+from ..types import Answer, Citation, Frame, Hit, Segment
+
+BACKENDS = Registry("generator", {
+    "extractive": "videorag.generate.extractive:ExtractiveGenerator",
+    "openai": "videorag.generate.openai:OpenAIGenerator",
+    "llamacpp": "videorag.generate.llamacpp:LlamaCppGenerator",
+})
+
+
+@dataclass
+class Evidence:
+    """One retrieved video as the generator sees it: the hit, a transcript excerpt, frames."""
+
+    hit: Hit
+    segments: list[Segment]
+    frames: list[Frame] = field(default_factory=list)
+
+    @property
+    def citation(self) -> Citation:
+        if not self.segments:
+            return self.hit.citation
+        return Citation(self.hit.video_id, self.hit.path, self.segments[0].start, self.segments[-1].end)
+
+    @property
+    def transcript(self) -> str:
+        return " ".join(s.text for s in self.segments)
+
+
+class Generator(Protocol):
+    name: str
+
+    def generate(self, question: str, evidence: list[Evidence]) -> Answer:
+        ...
+
+
+def create_generator(config: GenerateConfig, embedder=None) -> Generator:
+    return BACKENDS.create(config.backend, config=config, embedder=embedder)

@@ -1,0 +1,26 @@
+"""Prompt text shared by the model-backed generators."""
+from __future__ import annotations
+
+INSTRUCTION = ("You answer questions about how-to videos. Use only the videos given. "
+               "Answer in a few sentences.")
+
+
+def clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 \
+        else f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def transcript_text(number: int, evidence) -> str:
+    """The t_i of the paper's [V1, t1, …, Vk, tk, q]: a video's transcript excerpt, labelled."""
+    cite = evidence.citation
+    return (f"Transcript of video {number} ({clock(cite.start)}–{clock(cite.end)}): "
+            f"{evidence.transcript}")
+
+
+def completion_prompt(question: str, evidence: list) -> str:
+    """A plain completion prompt for base (non-chat) language models."""
+    parts = [INSTRUCTION, ""]
+    parts += [transcript_text(i, ev) for i, ev in enumerate(evidence, 1)]
+    parts += ["", f"Question: {question}", "Answer:"]
+    return "\n".join(parts)

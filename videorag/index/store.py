@@ -1,0 +1,220 @@
+"""LanceDB-backed index directory.
+
+Layout: `videorag.json` (format, the models that made the embeddings) and three tables:
+`videos` (one row per video, written last, so a video exists only once all its rows do),
+`units` (ASR / subtitle segments and fixed-window chunks, with embeddings) and `frames`
+(sampled frames as JPEG with timestamps). Rows of a video missing from `videos` are orphans of
+an interrupted ingest; they are ignored by readers and removed by the next ingest.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import IndexError_
+from ..types import Frame, Segment
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1
+META_FILE = "videorag.json"
+UNIT_KINDS = ("segment", "chunk")
+
+
+@dataclass
+class VideoRecord:
+    """Everything ingest produces for one video."""
+
+    video_id: str
+    path: str
+    size: int
+    mtime_ns: int
+    duration: float
+    source: str                      # "asr" or "subtitles"
+    segments: list[Segment]
+    segment_vectors: np.ndarray
+    chunks: list[Segment]
+    chunk_vectors: np.ndarray
+    frames: list[Frame] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return " ".join(s.text for s in self.segments)
+
+
+def _schemas(dim: int) -> dict[str, pa.Schema]:
+    vector = pa.list_(pa.float32(), dim)
+    return {
+        "videos": pa.schema([("video_id", pa.string()), ("path", pa.string()), ("size", pa.int64()),
+                             ("mtime_ns", pa.int64()), ("duration", pa.float64()),
+                             ("source", pa.string()), ("text", pa.large_string()), ("vector", vector)]),
+        "units": pa.schema([("video_id", pa.string()), ("kind", pa.string()), ("idx", pa.int32()),
+                            ("start", pa.float64()), ("end", pa.float64()), ("text", pa.string()),
+                            ("vector", vector)]),
+        "frames": pa.schema([("video_id", pa.string()), ("t", pa.float64()), ("jpeg", pa.binary())]),
+    }
+
+
+def _quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+class VideoIndex:
+    """An index directory. `VideoIndex.create(dir, embed_model, dim)` or `VideoIndex.open(dir)`."""
+
+    def __init__(self, path: Path, meta: dict):
+        import lancedb
+
+        self.path = path
+        self.meta = meta
+        self._db = lancedb.connect(str(path))
+        self._tables = {}
+        for name, schema in _schemas(meta["dim"]).items():
+            try:
+                self._tables[name] = self._db.open_table(name)
+            except (ValueError, FileNotFoundError):
+                self._tables[name] = self._db.create_table(name, schema=schema)
+
+    # -- opening ---------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | Path) -> "VideoIndex":
+        path = Path(path).expanduser()
+        meta_file = path / META_FILE
+        if not meta_file.is_file():
+            raise IndexError_(f"no videorag index at {path}",
+                              f"build one with: videorag index VIDEOS... --index {path}")
+        meta = json.loads(meta_file.read_text())
+        if meta.get("format") != FORMAT:
+            raise IndexError_(f"index {path} has format {meta.get('format')}, this version reads {FORMAT}",
+                              "re-index the videos into a new index directory")
+        return cls(path, meta)
+
+    @classmethod
+    def open_or_create(cls, path: str | Path, embed_model: str, dim: int, **extra) -> "VideoIndex":
+        path = Path(path).expanduser()
+        if (path / META_FILE).is_file():
+            index = cls.open(path)
+            index.check_embedder(embed_model, dim)
+            return index
+        path.mkdir(parents=True, exist_ok=True)
+        meta = {"format": FORMAT, "embed_model": embed_model, "dim": int(dim), **extra}
+        tmp = path / (META_FILE + ".tmp")
+        tmp.write_text(json.dumps(meta, indent=2))
+        os.replace(tmp, path / META_FILE)
+        return cls(path, meta)
+
+    def check_embedder(self, model_name: str, dim: int) -> None:
+        if model_name != self.meta["embed_model"] or int(dim) != self.meta["dim"]:
+            raise IndexError_(
+                f"index {self.path} was built with text embedder {self.meta['embed_model']!r} "
+                f"(dim {self.meta['dim']}), not {model_name!r} (dim {dim})",
+                f"use --embed-model {self.meta['embed_model']!r}, or index into a new directory")
+
+    # -- writing ---------------------------------------------------------------------------
+    def add(self, record: VideoRecord) -> None:
+        """Write one video; its `videos` row goes last, so a crash leaves only orphans."""
+        self.remove(record.video_id)
+        self._tables["units"].add(self._unit_rows(record))
+        if record.frames:
+            self._tables["frames"].add(pa.table({
+                "video_id": [record.video_id] * len(record.frames),
+                "t": [f.t for f in record.frames], "jpeg": [f.jpeg for f in record.frames]},
+                schema=self._tables["frames"].schema))
+        mean = record.chunk_vectors.mean(axis=0) if len(record.chunk_vectors) else np.zeros(self.meta["dim"])
+        mean = mean / max(float(np.linalg.norm(mean)), 1e-12)
+        self._tables["videos"].add(pa.table({
+            "video_id": [record.video_id], "path": [record.path], "size": [record.size],
+            "mtime_ns": [record.mtime_ns], "duration": [record.duration], "source": [record.source],
+            "text": [record.text], "vector": [mean.astype(np.float32).tolist()]},
+            schema=self._tables["videos"].schema))
+
+    def _unit_rows(self, record: VideoRecord) -> pa.Table:
+        units = [("segment", record.segments, record.segment_vectors),
+                 ("chunk", record.chunks, record.chunk_vectors)]
+        rows = {k: [] for k in ("kind", "idx", "start", "end", "text")}
+        vectors = []
+        for kind, segs, vecs in units:
+            for i, seg in enumerate(segs):
+                for key, value in zip(rows, (kind, i, seg.start, seg.end, seg.text)):
+                    rows[key].append(value)
+            vectors.append(np.asarray(vecs, np.float32).reshape(len(segs), self.meta["dim"]))
+        flat = np.concatenate(vectors).reshape(-1)
+        vector = pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), self.meta["dim"])
+        return pa.table({"video_id": [record.video_id] * len(rows["kind"]), **rows, "vector": vector},
+                        schema=self._tables["units"].schema)
+
+    def relocate(self, video_id: str, path: str, size: int, mtime_ns: int) -> None:
+        self._tables["videos"].update(where=f"video_id = {_quote(video_id)}",
+                                      values={"path": path, "size": size, "mtime_ns": mtime_ns})
+
+    def remove(self, video_id: str) -> bool:
+        """Drop a video and all its rows. Returns whether it was indexed."""
+        known = video_id in self.video_ids()
+        where = f"video_id = {_quote(video_id)}"
+        self._tables["videos"].delete(where)  # first: its other rows become orphans, never dangling
+        for name in ("units", "frames"):
+            self._tables[name].delete(where)
+        return known
+
+    def remove_orphans(self) -> int:
+        live = self.video_ids()
+        orphans = set()
+        for name in ("units", "frames"):
+            ids = self._tables[name].search().select(["video_id"]).to_arrow()["video_id"]
+            orphans |= set(pc.unique(ids).to_pylist()) - live
+        if orphans:
+            where = "video_id IN (" + ", ".join(_quote(v) for v in sorted(orphans)) + ")"
+            for name in ("units", "frames"):
+                self._tables[name].delete(where)
+        return len(orphans)
+
+    def compact(self) -> None:
+        for table in self._tables.values():
+            try:
+                table.optimize()
+            except Exception as exc:  # compaction is an optimisation; never fail ingest on it
+                log.warning("compaction of %s skipped: %s", table.name, exc)
+
+    # -- reading ---------------------------------------------------------------------------
+    def videos(self, columns: list[str] | None = None) -> pa.Table:
+        query = self._tables["videos"].search()
+        return (query.select(columns) if columns else query).to_arrow()
+
+    def video_ids(self) -> set[str]:
+        return set(self.videos(["video_id"])["video_id"].to_pylist())
+
+    def units(self) -> pa.Table:
+        """All segment and chunk rows of indexed videos (orphans excluded)."""
+        table = self._tables["units"].to_arrow()
+        live = pa.array(sorted(self.video_ids()), pa.string())
+        return table.filter(pc.is_in(table["video_id"], value_set=live))
+
+    def segments(self, video_id: str, kind: str = "segment") -> list[Segment]:
+        rows = (self._tables["units"].search()
+                .where(f"video_id = {_quote(video_id)} AND kind = {_quote(kind)}")
+                .select(["idx", "start", "end", "text"]).to_arrow().to_pylist())
+        return [Segment(r["start"], r["end"], r["text"]) for r in sorted(rows, key=lambda r: r["idx"])]
+
+    def frames(self, video_id: str) -> list[Frame]:
+        rows = (self._tables["frames"].search().where(f"video_id = {_quote(video_id)}")
+                .select(["t", "jpeg"]).to_arrow().to_pylist())
+        return [Frame(r["t"], r["jpeg"]) for r in sorted(rows, key=lambda r: r["t"])]
+
+    def version(self) -> tuple[int, ...]:
+        return tuple(t.version for t in self._tables.values())
+
+    def stats(self) -> dict:
+        videos = self.videos(["duration", "source"])
+        disk = sum(f.stat().st_size for f in self.path.rglob("*") if f.is_file())
+        return {"path": str(self.path), "videos": videos.num_rows,
+                "hours": round(sum(videos["duration"].to_pylist()) / 3600, 3),
+                "units": self._tables["units"].count_rows(),
+                "frames": self._tables["frames"].count_rows(), "disk_bytes": disk,
+                "models": {k: v for k, v in self.meta.items() if k != "format"}}

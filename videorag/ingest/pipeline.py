@@ -1,0 +1,146 @@
+"""Ingest: files → (subtitles | ASR) + frames + embeddings → index, one video at a time.
+
+Frame decoding of the next video runs in a worker thread while the current one is transcribed.
+A bad file is recorded in the report and skipped; a video becomes visible only once all its rows
+are written, so an interrupted run leaves a readable index and the next run finishes the job.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from ..config import Config
+from ..embed import embed_long
+from ..errors import MediaError
+from ..index import VideoIndex, VideoRecord
+from ..types import FileResult, IngestReport, Segment
+from .chunking import bound_segments, window_chunks
+from .decode import probe, sample_frames
+from .discover import content_id, find_videos
+from .subtitles import find_sidecar, parse_subtitles
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Job:
+    path: Path
+    video_id: str
+    frames: Future
+
+
+class Ingestor:
+    """Indexes files into an index directory with the given (or default) ASR and embedder."""
+
+    def __init__(self, index: VideoIndex, config: Config, asr, embedder):
+        self.index = index
+        self.config = config
+        self.asr = asr
+        self.embedder = embedder
+
+    def run(self, paths: list[str | Path]) -> IngestReport:
+        report = IngestReport()
+        files, missing = find_videos(paths, self.config.ingest.extensions)
+        for path in missing:
+            report.files.append(FileResult(str(path), "failed", error=f"{path}: no such file or folder"))
+        if self.index.remove_orphans():
+            log.info("removed rows of videos left unfinished by an interrupted ingest")
+        todo = self._classify(files, report)
+        bar = tqdm(total=len(todo), unit="video", disable=not self.config.show_progress, desc="indexing")
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="videorag-frames") as pool:
+            for job in self._prefetch(todo, pool):
+                bar.set_postfix_str(job.path.name[-40:], refresh=False)
+                report.files.append(self._ingest_one(job))
+                bar.update()
+        bar.close()
+        if todo:
+            self.index.compact()
+        return report
+
+    def _classify(self, files: list[Path], report: IngestReport) -> list[tuple[Path, str]]:
+        """Skip unchanged files, relocate moved ones; return (path, video_id) still to ingest."""
+        rows = self.index.videos(["video_id", "path", "size", "mtime_ns"]).to_pylist()
+        by_path = {r["path"]: r for r in rows}
+        by_id = {r["video_id"]: r for r in rows}
+        todo, queued = [], set()
+        for path in files:
+            stat = path.stat()
+            known = by_path.get(str(path))
+            if known and (known["size"], known["mtime_ns"]) == (stat.st_size, stat.st_mtime_ns):
+                report.files.append(FileResult(str(path), "unchanged", known["video_id"]))
+                continue
+            video_id = content_id(path)
+            if video_id in by_id:
+                report.files.append(self._relocate(path, stat, by_id[video_id]))
+            elif video_id in queued:
+                report.files.append(FileResult(str(path), "unchanged", video_id,
+                                               error="same content as another file in this run"))
+            else:
+                queued.add(video_id)
+                todo.append((path, video_id))
+        return todo
+
+    def _relocate(self, path: Path, stat, known: dict) -> FileResult:
+        old = Path(known["path"])
+        if old != path and old.exists() and content_id(old) == known["video_id"]:
+            return FileResult(str(path), "unchanged", known["video_id"], error=f"copy of {old}")
+        self.index.relocate(known["video_id"], str(path), stat.st_size, stat.st_mtime_ns)
+        status = "moved" if old != path else "unchanged"
+        return FileResult(str(path), status, known["video_id"])
+
+    def _prefetch(self, todo: list[tuple[Path, str]], pool: ThreadPoolExecutor) -> Iterator[_Job]:
+        cfg = self.config.ingest
+        submit = lambda p: pool.submit(sample_frames, p, cfg.fps, cfg.frame_max_side, cfg.jpeg_quality)  # noqa: E731
+        jobs = [_Job(p, v, submit(p)) for p, v in todo[:1]]
+        for i in range(len(todo)):
+            if i + 1 < len(todo):
+                path, vid = todo[i + 1]
+                jobs.append(_Job(path, vid, submit(path)))
+            yield jobs[i]
+            jobs[i] = None  # let the frames of a finished video be freed
+
+    def _ingest_one(self, job: _Job) -> FileResult:
+        try:
+            record = self._build(job)
+            self.index.add(record)
+            return FileResult(str(job.path), "added", job.video_id, duration=record.duration)
+        except MediaError as exc:
+            log.warning("skipped %s", exc)
+            return FileResult(str(job.path), "failed", job.video_id, error=str(exc))
+        except Exception as exc:  # a bad file must never stop the batch
+            log.exception("unexpected failure on %s", job.path)
+            return FileResult(str(job.path), "failed", job.video_id,
+                              error=f"{job.path}: unexpected {exc.__class__.__name__}: {exc} "
+                                    "(please report this with the file's ffprobe output)")
+
+    def _build(self, job: _Job) -> VideoRecord:
+        cfg = self.config.ingest
+        info = probe(job.path)
+        segments, source = self._text(job.path, info.has_audio)
+        segments = bound_segments(segments, cfg.max_segment_seconds)
+        chunks = window_chunks(segments, cfg.chunk_seconds, info.duration)
+        vectors = embed_long(self.embedder, [s.text for s in segments + chunks])
+        stat = job.path.stat()
+        return VideoRecord(
+            video_id=job.video_id, path=str(job.path), size=stat.st_size, mtime_ns=stat.st_mtime_ns,
+            duration=max(info.duration, segments[-1].end), source=source,
+            segments=segments, segment_vectors=vectors[:len(segments)],
+            chunks=chunks, chunk_vectors=vectors[len(segments):], frames=job.frames.result())
+
+    def _text(self, path: Path, has_audio: bool) -> tuple[list[Segment], str]:
+        sidecar = find_sidecar(path)
+        if sidecar is not None:
+            return parse_subtitles(sidecar), "subtitles"
+        if not has_audio:
+            raise MediaError(f"{path}: no audio track and no subtitles",
+                             f"put {path.stem}.srt or {path.stem}.vtt beside the video")
+        segments = self.asr.transcribe(str(path))
+        if not segments:
+            raise MediaError(f"{path}: no speech recognised in the audio",
+                             f"put {path.stem}.srt or {path.stem}.vtt beside the video")
+        return segments, "asr"

@@ -1,0 +1,139 @@
+"""The composable pipeline: an index directory plus the models that fill and query it."""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from .config import Config
+from .embed import create_embedder
+from .errors import IndexError_
+from .generate import Evidence, create_generator
+from .index import VideoIndex
+from .types import Answer, Hit, IngestReport, Segment
+
+log = logging.getLogger(__name__)
+
+
+class VideoRAG:
+    """Index videos, search them, answer questions with citations.
+
+    >>> rag = VideoRAG("my-index")                  # doctest: +SKIP
+    >>> rag.add(["videos/"]).summary()              # doctest: +SKIP
+    >>> rag.search("how do I descale a kettle")     # doctest: +SKIP
+    >>> rag.ask("how long should the paint dry?")   # doctest: +SKIP
+    """
+
+    def __init__(self, index_dir: str | Path, config: Config | None = None, *,
+                 embedder=None, asr=None, generator=None):
+        self.index_dir = Path(index_dir).expanduser()
+        self.config = config or Config()
+        self._embedder = embedder
+        self._asr = asr
+        self._generator = generator
+        self._index: VideoIndex | None = None
+        self._searcher = None
+        self._searcher_version = None
+
+    # -- components, created on first use -----------------------------------------------
+    @property
+    def embedder(self):
+        if self._embedder is None:
+            self._embedder = create_embedder(self.config.embed)
+        return self._embedder
+
+    @property
+    def asr(self):
+        if self._asr is None:
+            from .asr import create_asr
+
+            cfg = self.config.ingest
+            self._asr = create_asr(cfg.asr, cfg.asr_model, cfg.language)
+        return self._asr
+
+    @property
+    def generator(self):
+        if self._generator is None:
+            self._generator = create_generator(self.config.generate, self.embedder)
+        return self._generator
+
+    @property
+    def index(self) -> VideoIndex:
+        if self._index is None:
+            self._index = VideoIndex.open(self.index_dir)
+            self._index.check_embedder(self.embedder.model_name, self.embedder.dim)
+        return self._index
+
+    # -- operations -------------------------------------------------------------------------
+    def add(self, paths: list[str | Path]) -> IngestReport:
+        from .ingest import Ingestor
+
+        if self._index is None:
+            self._index = VideoIndex.open_or_create(
+                self.index_dir, self.embedder.model_name, self.embedder.dim,
+                embed_backend=self.config.embed.backend, asr_model=self.asr.model_name)
+        return Ingestor(self.index, self.config, self.asr, self.embedder).run(list(paths))
+
+    def remove(self, targets: list[str]) -> list[str]:
+        """Drop videos given by id or by path; returns the ids removed."""
+        rows = self.index.videos(["video_id", "path"]).to_pylist()
+        removed = []
+        for target in targets:
+            resolved = str(Path(target).expanduser().resolve())
+            for row in rows:
+                if target in (row["video_id"], row["path"]) or resolved == row["path"]:
+                    self.index.remove(row["video_id"])
+                    removed.append(row["video_id"])
+        return removed
+
+    def info(self) -> dict:
+        return self.index.stats()
+
+    def searcher(self):
+        from .retrieve import Corpus, HybridSearcher
+
+        version = self.index.version()
+        if self._searcher is None or version != self._searcher_version:
+            self._searcher = HybridSearcher(Corpus.from_index(self.index), self.embedder, self.config.search)
+            self._searcher_version = version
+        return self._searcher
+
+    def search(self, query: str, top_k: int | None = None) -> list[Hit]:
+        if not query.strip():
+            raise IndexError_("the query is empty", "ask something, e.g. 'how to change a tire'")
+        return self.searcher().search(query, top_k)
+
+    def ask(self, question: str) -> Answer:
+        cfg = self.config.generate
+        hits = self.search(question, top_k=cfg.videos)
+        evidence = [self.evidence(hit) for hit in hits]
+        return self.generator.generate(question, evidence)
+
+    def evidence(self, hit: Hit, context_words: int = 250) -> Evidence:
+        """The hit's segment with neighbours up to `context_words`, and frames of the video."""
+        segments = self.index.segments(hit.video_id)
+        frames = []
+        if self.config.generate.frames_per_video and self.config.generate.backend == "openai":
+            frames = uniform(self.index.frames(hit.video_id), self.config.generate.frames_per_video)
+        return Evidence(hit, excerpt(segments, hit.start, context_words), frames)
+
+
+def excerpt(segments: list[Segment], start: float, words: int) -> list[Segment]:
+    """Consecutive segments around the one starting at `start`, about `words` words in all."""
+    if not segments:
+        return []
+    centre = min(range(len(segments)), key=lambda i: abs(segments[i].start - start))
+    lo = hi = centre
+    count = len(segments[centre].text.split())
+    while count < words and (lo > 0 or hi < len(segments) - 1):
+        for side in (hi + 1, lo - 1):
+            if 0 <= side < len(segments) and count < words and not lo <= side <= hi:
+                count += len(segments[side].text.split())
+                lo, hi = min(lo, side), max(hi, side)
+    return segments[lo:hi + 1]
+
+
+def uniform(items: list, k: int) -> list:
+    """k items evenly spread over the list (all of them when there are at most k)."""
+    if len(items) <= k:
+        return list(items)
+    return [items[int((i + 0.5) * len(items) / k)] for i in range(k)]

@@ -1,0 +1,41 @@
+"""Okapi BM25 over a sparse term-weight matrix: scoring a query is one sparse mat-vec."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from scipy import sparse
+
+from .text import tokenize
+
+
+class BM25:
+    def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75):
+        self.vocab: dict[str, int] = {}
+        rows, cols, counts = [], [], []
+        lengths = np.zeros(len(texts), np.float32)
+        for row, text in enumerate(texts):
+            terms = Counter(tokenize(text))
+            lengths[row] = sum(terms.values())
+            for term, count in terms.items():
+                rows.append(row)
+                cols.append(self.vocab.setdefault(term, len(self.vocab)))
+                counts.append(count)
+        tf = sparse.csr_matrix((np.asarray(counts, np.float32), (rows, cols)),
+                               shape=(len(texts), max(len(self.vocab), 1)))
+        df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float32)
+        n = max(len(texts), 1)
+        self.idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        norm = k1 * (1 - b + b * lengths / max(float(lengths.mean()) if len(texts) else 1.0, 1e-9))
+        data = tf.data * (k1 + 1) / (tf.data + np.repeat(norm, np.diff(tf.indptr)))
+        weights = sparse.csr_matrix((data * self.idf[tf.indices], tf.indices, tf.indptr), shape=tf.shape)
+        self._weights = weights.tocsc()
+        self.size = len(texts)
+
+    def scores(self, query: str) -> np.ndarray:
+        terms = Counter(t for t in tokenize(query) if t in self.vocab)
+        if not terms:
+            return np.zeros(self.size, np.float32)
+        cols = [self.vocab[t] for t in terms]
+        weights = np.fromiter(terms.values(), np.float32, len(terms))
+        return np.asarray(self._weights[:, cols] @ weights).ravel()

@@ -1,0 +1,29 @@
+"""Tokenisation for lexical retrieval: lower-case words, English stop words out, Porter stems."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from nltk.stem.porter import PorterStemmer
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_STEMMER = PorterStemmer()
+STOP_WORDS = frozenset("""
+a about above after again against all am an and any are as at be because been before being below
+between both but by can could did do does doing down during each few for from further had has have
+having he her here hers herself him himself his how i if in into is it its itself just let me more
+most my myself no nor not now of off on once only or other our ours ourselves out over own same she
+should so some such than that the their theirs them themselves then there these they this those
+through to too under until up very was we were what when where which while who whom why will with
+would you your yours yourself yourselves i'm it's you're that's don't we're they're i'll you'll
+we'll gonna wanna okay ok yeah uh um oh like really also get got go going know
+""".split())
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    return _STEMMER.stem(word)
+
+
+def tokenize(text: str) -> list[str]:
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]

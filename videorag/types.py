@@ -1,0 +1,95 @@
+"""Result types shared by every stage and backend. Times are float seconds."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A span of a video's text: an ASR segment, a subtitle cue or a fixed-window chunk."""
+
+    start: float
+    end: float
+    text: str
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One sampled frame: its timestamp and a JPEG encoding of the picture."""
+
+    t: float
+    jpeg: bytes
+
+
+@dataclass(frozen=True)
+class Citation:
+    video_id: str
+    path: str
+    start: float
+    end: float
+
+    def to_dict(self) -> dict:
+        return {"video_id": self.video_id, "path": self.path, "start": self.start, "end": self.end}
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One retrieved video, pointing at its best-matching segment."""
+
+    video_id: str
+    path: str
+    start: float
+    end: float
+    score: float
+    text: str
+
+    def to_dict(self) -> dict:
+        return {"video_id": self.video_id, "path": self.path, "start": round(self.start, 3),
+                "end": round(self.end, 3), "score": float(self.score), "text": self.text}
+
+    @property
+    def citation(self) -> Citation:
+        return Citation(self.video_id, self.path, self.start, self.end)
+
+
+@dataclass
+class Answer:
+    question: str
+    answer: str
+    citations: list[Citation]
+    generator: str
+
+    def to_dict(self) -> dict:
+        return {"question": self.question, "answer": self.answer,
+                "citations": [c.to_dict() for c in self.citations], "generator": self.generator}
+
+
+@dataclass
+class FileResult:
+    """What ingest did with one file: status is 'added', 'unchanged', 'moved', or 'failed'."""
+
+    path: str
+    status: str
+    video_id: str | None = None
+    error: str | None = None
+    duration: float = 0.0
+
+
+@dataclass
+class IngestReport:
+    files: list[FileResult] = field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return sum(1 for f in self.files if f.status == status)
+
+    @property
+    def failed(self) -> list[FileResult]:
+        return [f for f in self.files if f.status == "failed"]
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.failed)
+
+    def summary(self) -> str:
+        parts = [f"{self.count(s)} {s}" for s in ("added", "moved", "unchanged", "failed")]
+        return ", ".join(parts)
