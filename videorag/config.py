@@ -53,6 +53,7 @@ class SearchConfig:
     top_k: int = 5
     fusion: str = "alpha"             # "alpha": α·dense + (1−α)·bm25 on normalised scores; "rrf"
     alpha: float = 0.6                # weight of the dense score in α fusion
+    segment_alpha: float = 0.9       # dense weight when picking the best segment inside a video
     rrf_k: int = 60
     candidates: int = 300             # per-retriever candidate pool before fusion
     segment_weight: float = 0.5       # video score = mix of best segment, chunk and whole-video
@@ -64,8 +65,9 @@ class SearchConfig:
         _positive("candidates", self.candidates)
         if self.fusion not in ("alpha", "rrf"):
             raise ConfigError(f"`fusion` must be 'alpha' or 'rrf', got {self.fusion!r}")
-        if not 0.0 <= self.alpha <= 1.0:
-            raise ConfigError(f"`alpha` must be in [0, 1], got {self.alpha!r}")
+        for name in ("alpha", "segment_alpha"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ConfigError(f"`{name}` must be in [0, 1], got {getattr(self, name)!r}")
         weights = (self.segment_weight, self.chunk_weight, self.video_weight)
         if min(weights) < 0 or sum(weights) <= 0:
             raise ConfigError(f"aggregation weights must be >= 0 and not all 0, got {weights}")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .bm25 import BM25
+from .fusion import alpha_fuse
 
 
 @dataclass
@@ -41,9 +42,12 @@ class Level:
             out[self.block_owner] = np.maximum.reduceat(scores, self.block_starts)
         return out
 
-    def best_in(self, video: int, scores: np.ndarray) -> int | None:
+    def best_in(self, video: int, dense: np.ndarray, lexical: np.ndarray, alpha: float) -> int | None:
+        """The video's best item by α-fusion of scores normalised within the video."""
         lo, hi = np.searchsorted(self.owner, [video, video + 1])
-        return None if lo == hi else int(lo + np.argmax(scores[lo:hi]))
+        if lo == hi:
+            return None
+        return int(lo + np.argmax(alpha_fuse(dense[lo:hi], lexical[lo:hi], alpha)))
 
 
 @dataclass

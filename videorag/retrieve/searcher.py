@@ -16,25 +16,24 @@ class HybridSearcher:
         self.embedder = embedder
         self.config = config or SearchConfig()
 
-    def fuse(self, level: Level, query: str, qvec: np.ndarray) -> np.ndarray:
-        if not len(level):
-            return np.zeros(0, np.float32)
-        dense = level.vectors @ qvec
-        lexical = level.bm25.scores(query)
+    def fuse(self, dense: np.ndarray, lexical: np.ndarray) -> np.ndarray:
         cfg = self.config
         if cfg.fusion == "rrf":
             return rrf_fuse(dense, lexical, cfg.candidates, cfg.rrf_k, cfg.alpha)
         return alpha_fuse(dense, lexical, cfg.alpha)
 
-    def video_scores(self, query: str) -> tuple[np.ndarray, np.ndarray]:
-        """(score per video, fused score per segment)."""
+    def video_scores(self, query: str) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """(score per video, (dense, lexical) scores per segment)."""
         qvec = self.embedder.embed([query])[0]
         c, cfg, n = self.corpus, self.config, len(self.corpus.video_ids)
-        seg = self.fuse(c.segments, query, qvec)
-        total = cfg.segment_weight * c.segments.per_video_max(seg, n)
-        total += cfg.chunk_weight * c.chunks.per_video_max(self.fuse(c.chunks, query, qvec), n)
-        total += cfg.video_weight * c.videos.per_video_max(self.fuse(c.videos, query, qvec), n)
-        return total, seg
+        per_level = {}
+        for name, level in (("segment", c.segments), ("chunk", c.chunks), ("video", c.videos)):
+            dense, lexical = level.vectors @ qvec, level.bm25.scores(query)
+            per_level[name] = (dense, lexical)
+            weight = getattr(cfg, f"{name}_weight")
+            per_level[name + "_max"] = weight * level.per_video_max(self.fuse(dense, lexical), n)
+        total = per_level["segment_max"] + per_level["chunk_max"] + per_level["video_max"]
+        return total, per_level["segment"]
 
     def search(self, query: str, top_k: int | None = None) -> list[Hit]:
         top_k = top_k or self.config.top_k
@@ -45,9 +44,10 @@ class HybridSearcher:
         best = np.argpartition(-scores, k - 1)[:k]
         return [self._hit(int(v), float(scores[v]), seg) for v in best[np.argsort(-scores[best], kind="stable")]]
 
-    def _hit(self, video: int, score: float, seg: np.ndarray) -> Hit:
+    def _hit(self, video: int, score: float, seg: tuple[np.ndarray, np.ndarray]) -> Hit:
+        """The video's best segment: mostly dense, since its topic words match every segment."""
         level = self.corpus.segments
-        i = level.best_in(video, seg)
+        i = level.best_in(video, *seg, alpha=self.config.segment_alpha)
         start, end, text = (level.starts[i], level.ends[i], level.texts[i]) if i is not None else (0.0, 0.0, "")
         return Hit(self.corpus.video_ids[video], self.corpus.paths[video], float(start), float(end),
                    score, text)

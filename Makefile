@@ -1,0 +1,23 @@
+# Two commands on a fresh machine:  `make demo`  and  `make test`.
+PYTHON ?= python3
+PIP := $(PYTHON) -m pip
+
+.PHONY: install install-test demo test bench
+
+install:
+	@command -v espeak-ng >/dev/null || (apt-get update -qq && apt-get install -y -qq espeak-ng)
+	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q -e .
+
+install-test: install
+	@command -v ffmpeg >/dev/null || (apt-get update -qq && apt-get install -y -qq ffmpeg)
+	$(PIP) install -q -e '.[test,eval,llamacpp]'
+
+demo: install
+	videorag demo
+
+test: install-test
+	$(PYTHON) -m pytest -q
+
+bench: install-test
+	$(PYTHON) benchmarks/bench_core.py

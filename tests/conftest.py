@@ -1,0 +1,77 @@
+"""Shared fixtures: media rendered by the tests (espeak-ng narration over drawn slides) and
+real models loaded once per session."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from videorag.demo.corpus import SAMPLES
+from videorag.demo.render import HowTo, render
+
+SHORT = HowTo("make-tea", "How to make tea", (
+    "Boil fresh water in a kettle.",
+    "Put one tea bag in a mug and pour the water over it.",
+    "Steep for three minutes, then remove the bag.",
+))
+
+
+@pytest.fixture(scope="session")
+def sample_dir(tmp_path_factory) -> tuple[Path, dict]:
+    """The demo's how-to videos, rendered once: (folder, {slug: [StepSpan]})."""
+    folder = tmp_path_factory.mktemp("samples")
+    spans = {h.slug: render(h, folder / f"{h.slug}.mp4") for h in SAMPLES}
+    return folder, spans
+
+
+@pytest.fixture(scope="session")
+def short_video(tmp_path_factory) -> tuple[Path, list]:
+    folder = tmp_path_factory.mktemp("short")
+    path = folder / "make-tea.mp4"
+    return path, render(SHORT, path)
+
+
+@pytest.fixture(scope="session")
+def asr():
+    from videorag.asr import create_asr
+
+    model = create_asr("faster-whisper")
+    model.warm_up()
+    return model
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    from videorag.config import EmbedConfig
+    from videorag.embed import create_embedder
+
+    return create_embedder(EmbedConfig())
+
+
+@pytest.fixture()
+def make_rag(tmp_path, asr, embedder):
+    """Build a VideoRAG over a fresh index directory with the session's real models."""
+    from videorag import Config, VideoRAG
+
+    def build(index_dir: Path | None = None, config: Config | None = None) -> VideoRAG:
+        return VideoRAG(index_dir or tmp_path / "index", config or Config(), asr=asr, embedder=embedder)
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def demo_rag(tmp_path_factory, sample_dir, asr, embedder):
+    """The sample videos indexed once with the default models."""
+    from videorag import Config, VideoRAG
+
+    rag = VideoRAG(tmp_path_factory.mktemp("demo") / "index", Config(), asr=asr, embedder=embedder)
+    report = rag.add([sample_dir[0]])
+    assert report.count("added") == len(SAMPLES), report.files
+    return rag
+
+
+def copy(src: Path, dst: Path) -> Path:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, dst)
+    return dst

@@ -1,0 +1,111 @@
+"""Each generator backend's contract: an Answer with citations of the evidence it used."""
+from __future__ import annotations
+
+import base64
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+
+from videorag.config import GenerateConfig
+from videorag.errors import GenerationError, UnknownBackendError
+from videorag.generate import Evidence, create_generator
+from videorag.types import Frame, Hit, Segment
+
+JPEG = b"\xff\xd8\xff\xe0fake-jpeg"
+
+
+def _evidence() -> list[Evidence]:
+    paint = Hit("v-paint", "/videos/paint.mp4", 25.0, 29.0, 0.9, "Let the first coat dry for four hours.")
+    pan = Hit("v-pan", "/videos/pan.mp4", 8.0, 12.0, 0.5, "Scrub it with coarse salt.")
+    return [
+        Evidence(paint, [Segment(21.0, 24.6, "Roll the paint in a W pattern."),
+                         Segment(25.0, 29.0, "Let the first coat dry for four hours before the second coat.")],
+                 [Frame(1.0, JPEG + b"1"), Frame(20.0, JPEG + b"2")]),
+        Evidence(pan, [Segment(8.0, 12.0, "Scrub it with coarse salt and hot water instead of soap.")],
+                 [Frame(3.0, JPEG + b"3")]),
+    ]
+
+
+def test_unknown_backend_lists_valid_ones():
+    with pytest.raises(UnknownBackendError, match="extractive, llamacpp, openai"):
+        create_generator(GenerateConfig(backend="gpt"))
+
+
+def test_extractive_picks_matching_sentence_and_cites_it(embedder):
+    gen = create_generator(GenerateConfig(backend="extractive"), embedder)
+    answer = gen.generate("How long should the coat dry?", _evidence())
+    assert "four hours" in answer.answer
+    assert answer.citations[0].video_id == "v-paint"
+    assert (answer.citations[0].start, answer.citations[0].end) == (25.0, 29.0)
+    assert answer.generator == "extractive"
+
+
+class _Recorder(BaseHTTPRequestHandler):
+    requests: list = []
+
+    def do_GET(self):  # noqa: N802
+        self._reply({"data": [{"id": "test-vlm"}]})
+
+    def do_POST(self):  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        _Recorder.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
+        self._reply({"choices": [{"message": {"role": "assistant", "content": " Four hours. "}}]})
+
+    def _reply(self, payload):
+        data = json.dumps(payload).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture()
+def server():
+    httpd = HTTPServer(("127.0.0.1", 0), _Recorder)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    _Recorder.requests = []
+    yield f"http://127.0.0.1:{httpd.server_port}/v1"
+    httpd.shutdown()
+
+
+def test_openai_sends_frames_then_text_per_video_and_question_last(server, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    gen = create_generator(GenerateConfig(backend="openai", base_url=server, max_tokens=64))
+    answer = gen.generate("How long should the coat dry?", _evidence())
+    assert answer.answer == "Four hours."
+    assert [(c.video_id, c.start, c.end) for c in answer.citations] == [("v-paint", 21.0, 29.0),
+                                                                        ("v-pan", 8.0, 12.0)]
+    (request,) = _Recorder.requests
+    assert request["path"] == "/v1/chat/completions" and request["auth"] == "Bearer sk-test"
+    body = request["body"]
+    assert body["model"] == "test-vlm" and body["max_tokens"] == 64
+    parts = body["messages"][-1]["content"]
+    kinds = [p["type"] for p in parts]
+    assert kinds == ["image_url", "image_url", "text", "image_url", "text", "text"]  # V1 t1 V2 t2 q
+    images = [base64.b64decode(p["image_url"]["url"].split(",", 1)[1]) for p in parts if p["type"] == "image_url"]
+    assert images == [JPEG + b"1", JPEG + b"2", JPEG + b"3"]
+    assert "first coat dry" in parts[2]["text"] and "coarse salt" in parts[4]["text"]
+    assert parts[-1]["text"] == "Question: How long should the coat dry?"
+
+
+def test_openai_unreachable_server_is_a_clear_error():
+    gen = create_generator(GenerateConfig(backend="openai", base_url="http://127.0.0.1:9/v1",
+                                          model="m", timeout=2))
+    with pytest.raises(GenerationError, match="cannot reach"):
+        gen.generate("q?", _evidence())
+
+
+@pytest.mark.slow
+def test_llamacpp_answers_from_transcripts_with_citations():
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is installed by .ci/run")
+    gen = create_generator(GenerateConfig(backend="llamacpp", max_tokens=32))
+    answer = gen.generate("How long should the first coat dry?", _evidence()[:1])
+    assert answer.generator == "llamacpp" and answer.answer.strip()
+    assert [(c.video_id, c.start, c.end) for c in answer.citations] == [("v-paint", 21.0, 29.0)]

@@ -1,0 +1,125 @@
+"""Ingest on real media with the real default models (Whisper tiny.en, all-MiniLM-L6-v2)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import SHORT, copy
+from videorag.demo.render import render
+from videorag.embed.hashing import HashingEmbedder
+from videorag.errors import IndexError_
+from videorag.ingest.decode import probe, sample_frames
+
+pytestmark = pytest.mark.slow
+
+
+def test_asr_recovers_known_words(asr, short_video):
+    path, spans = short_video
+    segments = asr.transcribe(str(path))
+    text = " ".join(s.text for s in segments).lower()
+    for word in ("water", "kettle", "mug", "three minutes"):
+        assert word in text
+    assert segments[0].start < 1.0 and abs(segments[-1].end - spans[-1].end) < 2.0
+
+
+def test_frames_sampled_at_one_per_second(short_video):
+    path, spans = short_video
+    frames = sample_frames(path, fps=1.0, max_side=200)
+    duration = probe(path).duration
+    assert abs(len(frames) - duration) <= 1.5
+    assert all(b.t - a.t > 0.5 for a, b in zip(frames, frames[1:]))
+    assert frames[0].jpeg[:2] == b"\xff\xd8"
+
+
+def test_reindex_skips_and_moved_file_is_recognised(make_rag, short_video, tmp_path):
+    path, _ = short_video
+    first = copy(path, tmp_path / "a" / "tea.mp4")
+    rag = make_rag()
+    assert rag.add([tmp_path / "a"]).count("added") == 1
+    again = rag.add([tmp_path / "a"])
+    assert again.count("unchanged") == 1 and again.count("added") == 0
+    units = rag.info()["units"]
+    moved = tmp_path / "b" / "renamed-tea.mp4"
+    moved.parent.mkdir()
+    shutil.move(first, moved)
+    report = rag.add([tmp_path / "b"])
+    assert [f.status for f in report.files] == ["moved"]
+    stats = rag.info()
+    assert stats["videos"] == 1 and stats["units"] == units
+    assert rag.search("tea bag")[0].path == str(moved.resolve())
+
+
+def test_broken_files_are_reported_and_skipped(make_rag, short_video, tmp_path):
+    good, _ = short_video
+    folder = tmp_path / "mixed"
+    copy(good, folder / "good.mp4")
+    (folder / "empty.mp4").write_bytes(b"")
+    (folder / "notes.mkv").write_text("this is not a video")
+    data = good.read_bytes()
+    (folder / "truncated.mp4").write_bytes(data[: len(data) // 2])
+    render(SHORT, folder / "silent.mp4", audio=False)
+    rag = make_rag()
+    report = rag.add([folder, tmp_path / "does-not-exist"])
+    status = {Path(f.path).name: f for f in report.files}
+    assert status["good.mp4"].status == "added"
+    assert report.partial
+    expected = {"empty.mp4": "empty file", "notes.mkv": "not a readable video",
+                "truncated.mp4": "not a readable video", "silent.mp4": "no audio track",
+                "does-not-exist": "no such file"}
+    for name, message in expected.items():
+        assert status[name].status == "failed" and message in status[name].error, status[name]
+        assert "\n" not in status[name].error
+    assert rag.info()["videos"] == 1
+
+
+def test_sidecar_subtitles_replace_asr(make_rag, tmp_path):
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    render(SHORT, folder / "quiet.webm", audio=False)
+    (folder / "quiet.srt").write_text("1\n00:00:00,500 --> 00:00:02,000\nGrind the cardamom pods.\n")
+    rag = make_rag()
+    assert rag.add([folder]).count("added") == 1
+    assert rag.index.videos(["source"])["source"].to_pylist() == ["subtitles"]
+    hit = rag.search("crush cardamom")[0]
+    assert (hit.start, hit.end) == (0.5, 2.0)
+
+
+def test_interrupted_ingest_leaves_a_readable_index(make_rag, sample_dir, tmp_path, monkeypatch):
+    folder, _ = sample_dir
+    subset = [copy(p, tmp_path / "v" / p.name) for p in sorted(folder.glob("*.mp4"))[:2]]
+    rag = make_rag()
+    index = rag.add([subset[0]]) and rag.index
+    real_add = index._tables["videos"].add
+
+    def crash(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(index._tables["videos"], "add", crash)
+    with pytest.raises(KeyboardInterrupt):
+        rag.add([tmp_path / "v"])
+    monkeypatch.setattr(index._tables["videos"], "add", real_add)
+    assert rag.info()["videos"] == 1
+    assert {h.video_id for h in rag.search("anything at all", top_k=5)} == index.video_ids()
+    report = rag.add([tmp_path / "v"])
+    assert report.count("added") == 1 and report.count("unchanged") == 1
+    assert index.remove_orphans() == 0 and rag.info()["videos"] == 2
+
+
+def test_other_embedder_is_refused(make_rag, short_video, tmp_path):
+    from videorag import VideoRAG
+
+    rag = make_rag()
+    rag.add([short_video[0]])
+    with pytest.raises(IndexError_, match="all-MiniLM-L6-v2"):
+        VideoRAG(rag.index_dir, embedder=HashingEmbedder()).search("tea")
+
+
+def test_remove_by_path(make_rag, short_video):
+    rag = make_rag()
+    rag.add([short_video[0]])
+    ids = rag.index.video_ids()
+    assert set(rag.remove([str(short_video[0])])) == ids and len(ids) == 1
+    assert rag.info()["videos"] == 0
+    assert rag.search("tea") == []

@@ -1,0 +1,63 @@
+import numpy as np
+import pytest
+
+from videorag.config import SearchConfig
+from videorag.embed.hashing import HashingEmbedder
+from videorag.errors import ConfigError
+from videorag.retrieve import Corpus, HybridSearcher, Level
+from videorag.retrieve.bm25 import BM25
+from videorag.retrieve.fusion import alpha_fuse, minmax, reciprocal_ranks, rrf_fuse
+from videorag.retrieve.text import tokenize
+
+
+def test_tokenize_stems_and_drops_stop_words():
+    assert tokenize("The painters were painting walls") == ["painter", "paint", "wall"]
+
+
+def test_bm25_prefers_rare_matching_terms():
+    bm25 = BM25(["the cat sat on the mat", "dogs chase cats", "a mat for yoga", "nothing relevant"])
+    scores = bm25.scores("cat mat")
+    assert scores.argmax() == 0
+    assert scores[3] == 0
+    assert np.all(bm25.scores("zebra") == 0)
+
+
+def test_fusions():
+    dense = np.array([0.9, 0.1, 0.5])
+    lexical = np.array([0.0, 10.0, 5.0])
+    assert minmax(np.array([2.0, 2.0])).tolist() == [0.0, 0.0]
+    assert np.allclose(alpha_fuse(dense, lexical, 1.0), [1.0, 0.0, 0.5])
+    assert np.allclose(alpha_fuse(dense, lexical, 0.5), [0.5, 0.5, 0.5])
+    ranks = reciprocal_ranks(dense, depth=2, k=60)
+    assert ranks[0] == pytest.approx(1 / 61) and ranks[2] == pytest.approx(1 / 62) and ranks[1] == 0
+    assert rrf_fuse(dense, dense, depth=3)[0] == pytest.approx(1.0)
+
+
+def _corpus(embedder) -> Corpus:
+    segs = [(0, 0.0, 5.0, "boil water in a kettle"), (0, 5.0, 9.0, "steep the tea bag three minutes"),
+            (1, 0.0, 4.0, "remove the wheel from the bike"), (1, 4.0, 8.0, "patch the inner tube with glue"),
+            (2, 0.0, 6.0, "sand the wall and apply primer")]
+    owner = np.array([s[0] for s in segs])
+    texts = [s[3] for s in segs]
+    level = Level.build(owner, [s[1] for s in segs], [s[2] for s in segs], texts, embedder.embed(texts))
+    whole = [" ".join(t for o, t in zip(owner, texts) if o == v) for v in range(3)]
+    videos = Level.build(np.arange(3), np.zeros(3), np.full(3, 9.0), whole, embedder.embed(whole))
+    return Corpus(["tea", "bike", "wall"], ["/t.mp4", "/b.mp4", "/w.mp4"], level, videos, videos)
+
+
+@pytest.mark.parametrize("fusion", ["alpha", "rrf"])
+def test_search_one_hit_per_video_pointing_at_best_segment(fusion):
+    embedder = HashingEmbedder()
+    searcher = HybridSearcher(_corpus(embedder), embedder, SearchConfig(fusion=fusion))
+    hits = searcher.search("how do I patch a tube", top_k=3)
+    assert [h.video_id for h in hits][0] == "bike"
+    assert len({h.video_id for h in hits}) == 3
+    assert (hits[0].start, hits[0].end, hits[0].text) == (4.0, 8.0, "patch the inner tube with glue")
+    assert hits[0].score >= hits[1].score >= hits[2].score
+
+
+def test_search_config_is_validated():
+    with pytest.raises(ConfigError, match="'mean'"):
+        SearchConfig(fusion="mean")
+    with pytest.raises(ConfigError, match="1.5"):
+        SearchConfig(alpha=1.5)
