@@ -10,7 +10,6 @@ install:
 	$(PIP) install -q -e .
 
 install-test: install
-	@command -v ffmpeg >/dev/null || (apt-get update -qq && apt-get install -y -qq ffmpeg)
 	$(PIP) install -q -e '.[test,eval,llamacpp]'
 
 demo: install

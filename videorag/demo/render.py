@@ -67,7 +67,7 @@ def _slide(title: str, text: str, color: tuple, size: tuple[int, int]) -> np.nda
 
 
 def render(howto: HowTo, path: Path, fps: int = 10, size: tuple[int, int] = (480, 270),
-           audio: bool = True) -> list[StepSpan]:
+           audio: bool = True, gop: int | None = None) -> list[StepSpan]:
     """Write `howto` to `path` (mp4/mkv/webm by suffix); returns each step's time span."""
     speech = [speak(s) for s in howto.steps]
     pause = np.zeros(int(PAUSE * SAMPLE_RATE), np.int16)
@@ -77,16 +77,16 @@ def render(howto: HowTo, path: Path, fps: int = 10, size: tuple[int, int] = (480
         spans.append(StepSpan(t, t + length, text))
         t += length
     track = np.concatenate([np.concatenate([c, pause]) for c in speech])
-    _encode(path, howto, spans, track if audio else None, fps, size)
+    _encode(path, howto, spans, track if audio else None, fps, size, gop or fps)
     return spans
 
 
-def _encode(path: Path, howto: HowTo, spans: list[StepSpan], track, fps: int, size) -> None:
+def _encode(path: Path, howto: HowTo, spans: list[StepSpan], track, fps: int, size, gop: int) -> None:
     video_codec, audio_codec = ("libvpx", "libopus") if path.suffix == ".webm" else ("libx264", "aac")
     with av.open(str(path), "w") as out:
         vstream = out.add_stream(video_codec, rate=fps)
         vstream.width, vstream.height, vstream.pix_fmt = size[0], size[1], "yuv420p"
-        vstream.gop_size = fps
+        vstream.gop_size = gop
         astream = None
         if track is not None:
             astream = out.add_stream(audio_codec, rate=48000 if audio_codec == "libopus" else SAMPLE_RATE)

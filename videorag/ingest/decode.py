@@ -1,8 +1,8 @@
 """Decoding with PyAV: probe a file and sample frames at a fixed rate.
 
 Frame sampling picks its strategy per file: when keyframes are close together (≤ `KEYFRAME_GAP`
-seconds) only keyframes are decoded; otherwise every frame is decoded with threading and the
-ones between samples are dropped.
+seconds) only keyframes are decoded; otherwise every reference frame is decoded with threading
+and the ones between samples are dropped.
 """
 from __future__ import annotations
 
@@ -86,8 +86,8 @@ def sample_frames(path: str | Path, fps: float = 1.0, max_side: int = 384,
     with open_media(path) as container:
         stream = container.streams.video[0]
         stream.thread_type = "AUTO"
-        if keyframes_only:
-            stream.codec_context.skip_frame = "NONKEY"
+        # keyframes alone when they are dense enough; else skip frames nothing refers to
+        stream.codec_context.skip_frame = "NONKEY" if keyframes_only else "NONREF"
         try:
             return list(_pick(container.decode(stream), fps, max_side, quality))
         except av.error.FFmpegError as exc:
