@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--frames", type=int, default=GenerateConfig.frames_per_video, help="frames per video")
     _search_options(p)
     _common(p)
+    from .eval.cli import add_parser as add_eval_parser
+
+    add_eval_parser(sub)
     p = sub.add_parser("demo", help="render a sample corpus, index it, answer questions about it")
     p.add_argument("--dir", default="videorag-demo", help="where the sample videos and index go")
     p.add_argument("--generator", default="extractive")
@@ -66,18 +69,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _opt(args: argparse.Namespace, name: str, default):
+    """An option's value, or `default` when this subcommand has no such option or it is unset."""
+    value = getattr(args, name, None)
+    return default if value is None else value
+
+
 def make_config(args: argparse.Namespace) -> Config:
-    ingest = IngestConfig(fps=getattr(args, "fps", IngestConfig.fps),
-                          asr_model=getattr(args, "asr_model", None),
-                          chunk_seconds=getattr(args, "chunk_seconds", IngestConfig.chunk_seconds))
-    search = SearchConfig(fusion=getattr(args, "fusion", "alpha"),
-                          alpha=getattr(args, "alpha", SearchConfig.alpha))
-    generate = GenerateConfig(backend=getattr(args, "generator", "extractive"),
-                              model=getattr(args, "model", None), base_url=getattr(args, "base_url", None),
-                              videos=getattr(args, "videos", 1),
-                              frames_per_video=getattr(args, "frames", GenerateConfig.frames_per_video))
-    embed = EmbedConfig(backend=getattr(args, "embed_backend", "sentence-transformers"),
-                        model=getattr(args, "embed_model", None))
+    ingest = IngestConfig(fps=_opt(args, "fps", IngestConfig.fps), asr_model=_opt(args, "asr_model", None),
+                          chunk_seconds=_opt(args, "chunk_seconds", IngestConfig.chunk_seconds))
+    search = SearchConfig(fusion=_opt(args, "fusion", "alpha"), alpha=_opt(args, "alpha", SearchConfig.alpha))
+    generate = GenerateConfig(backend=_opt(args, "generator", "extractive"), model=_opt(args, "model", None),
+                              base_url=_opt(args, "base_url", None), videos=_opt(args, "videos", 1),
+                              frames_per_video=_opt(args, "frames", GenerateConfig.frames_per_video))
+    embed = EmbedConfig(backend=_opt(args, "embed_backend", "sentence-transformers"),
+                        model=_opt(args, "embed_model", None))
     return Config(ingest=ingest, embed=embed, search=search, generate=generate,
                   show_progress=sys.stderr.isatty())
 
@@ -172,10 +178,15 @@ def setup_logging(verbose: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    setup_logging(args.verbose)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # reports quote the exact command
+    setup_logging(getattr(args, "verbose", False))
     try:
         if args.command == "demo":
             return cmd_demo(args)
+        if args.command == "eval":
+            from .eval.cli import run as run_eval
+
+            return run_eval(args, make_config(args))
         from .pipeline import VideoRAG
 
         return COMMANDS[args.command](VideoRAG(args.index, make_config(args)), args)

@@ -40,6 +40,9 @@ class Evidence:
 
 
 class Generator(Protocol):
+    """Required: `name`, `generate`. Optional: `complete(prompt, max_tokens) -> str`, a raw
+    completion offered by model-backed generators (used as a G-Eval judge)."""
+
     name: str
 
     def generate(self, question: str, evidence: list[Evidence]) -> Answer:

@@ -40,6 +40,12 @@ class LlamaCppGenerator:
         text = out["choices"][0]["text"].strip() or "(the model returned no answer)"
         return Answer(question, text, [ev.citation for ev in evidence], self.name)
 
+    def complete(self, prompt: str, max_tokens: int = 8) -> str:
+        """Optional contract method: a raw completion (used e.g. as a G-Eval judge)."""
+        self.warm_up()
+        out = self._llm.create_completion(prompt, max_tokens=max_tokens, temperature=0.0)
+        return out["choices"][0]["text"]
+
     def _fit(self, question: str, evidence: list) -> str:
         """The completion prompt, with transcripts shortened until it fits the context window."""
         budget = self.n_ctx - self.config.max_tokens - 16

@@ -53,6 +53,12 @@ class OpenAIGenerator:
                                   "check that the server speaks the OpenAI chat API") from exc
         return Answer(question, text, [ev.citation for ev in evidence], self.name)
 
+    def complete(self, prompt: str, max_tokens: int = 8) -> str:
+        """Optional contract method: one user message in, the reply text out (e.g. a judge)."""
+        body = {"model": self.model or self._first_model(), "max_tokens": max_tokens, "temperature": 0.0,
+                "messages": [{"role": "user", "content": prompt}]}
+        return self._call("/chat/completions", body)["choices"][0]["message"]["content"]
+
     def _first_model(self) -> str:
         models = self._call("/models", None).get("data") or []
         if not models:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 from scipy import sparse
@@ -10,12 +11,14 @@ from .text import tokenize
 
 
 class BM25:
-    def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75):
+    def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75,
+                 analyzer: Callable[[str], list[str]] = tokenize):
+        self.analyzer = analyzer
         self.vocab: dict[str, int] = {}
         rows, cols, counts = [], [], []
         lengths = np.zeros(len(texts), np.float32)
         for row, text in enumerate(texts):
-            terms = Counter(tokenize(text))
+            terms = Counter(analyzer(text))
             lengths[row] = sum(terms.values())
             for term, count in terms.items():
                 rows.append(row)
@@ -33,7 +36,7 @@ class BM25:
         self.size = len(texts)
 
     def scores(self, query: str) -> np.ndarray:
-        terms = Counter(t for t in tokenize(query) if t in self.vocab)
+        terms = Counter(t for t in self.analyzer(query) if t in self.vocab)
         if not terms:
             return np.zeros(self.size, np.float32)
         cols = [self.vocab[t] for t in terms]

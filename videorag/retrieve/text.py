@@ -27,3 +27,9 @@ def stem(word: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]
+
+
+def bigrams(text: str) -> list[str]:
+    """Adjacent pairs of content-word stems: a cheap phrase signal for BM25."""
+    terms = tokenize(text)
+    return [f"{a}_{b}" for a, b in zip(terms, terms[1:])]

@@ -1,0 +1,83 @@
+"""`videorag eval` on a small corpus the test writes: the JSON contract and each dataset format."""
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from videorag.cli import main
+from videorag.eval.datasets import load_golden_jsonl, load_triplets, load_wikihow_qa
+
+TRANSCRIPTS = {
+    "tire1": "today I will show you how to change a flat tire on your car, loosen the lug nuts first",
+    "tire2": "flat tire again, jack up the car and swap in the spare wheel",
+    "bread1": "how to bake sourdough bread, feed the starter and knead the dough",
+    "bread2": "my sourdough loaf recipe: proof overnight and bake in a dutch oven",
+    "cat1": "trimming your cat's claws without stress, use small clippers",
+}
+QA = [
+    {"qid": 1, "howto100m_query_text": "Change a Flat Tire", "wikihow_query_text": "How to Change a Flat Tire",
+     "answer_text": "Loosen the lug nuts, jack up the car and put on the spare.",
+     "videos": [{"video_id": "tire1", "rank": 1}, {"video_id": "tire2", "rank": 3}]},
+    {"qid": 2, "howto100m_query_text": "Bake Sourdough Bread", "wikihow_query_text": "How to Bake Sourdough Bread",
+     "answer_text": "Feed the starter, knead, proof overnight and bake.",
+     "videos": [{"video_id": "bread2", "rank": 2}, {"video_id": "bread1", "rank": 4}]},
+]
+
+
+@pytest.fixture()
+def corpus(tmp_path):
+    transcripts = tmp_path / "t.jsonl.gz"
+    with gzip.open(transcripts, "wt") as handle:
+        for vid, text in TRANSCRIPTS.items():
+            handle.write(json.dumps({"video_id": vid, "source": "asr", "text": text}) + "\n")
+    qa = tmp_path / "qa.json"
+    qa.write_text(json.dumps(QA))
+    return transcripts, qa
+
+
+def test_wikihow_shape_is_graded_by_rank(corpus):
+    items = load_wikihow_qa(corpus[1])
+    assert items[1].relevant == ["bread2", "bread1"]
+    assert items[1].grade("bread2") > items[1].grade("bread1") > items[1].grade("cat1") == 0
+    assert items[0].question == "How to Change a Flat Tire"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["bm25", "dense", "hybrid", "best"])
+def test_retrieval_json_contract(corpus, tmp_path, capsys, method):
+    argv = ["eval", "retrieval", "--transcripts", str(corpus[0]), "--qa", str(corpus[1]),
+            "--method", method, "--cache-dir", str(tmp_path / "cache"), "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("method", "n", "recall_first@1", "recall_first@5", "recall_first@10", "recall_any@10", "ndcg@10"):
+        assert key in out
+    assert out["method"] == method and out["n"] == 2
+    assert out["recall_any@10"] == 1.0 and out["recall_first@5"] == 1.0
+
+
+@pytest.mark.slow
+def test_generation_report_is_written(corpus, tmp_path, capsys):
+    argv = ["eval", "generation", "--transcripts", str(corpus[0]), "--qa", str(corpus[1]), "--method", "oracle",
+            "--generator", "extractive", "--out", str(tmp_path / "res"), "--json",
+            "--cache-dir", str(tmp_path / "cache")]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n"] == 2 and 0 < out["ROUGE-L"] <= 100
+    report = (tmp_path / "res" / "generation-oracle-extractive.md").read_text()
+    assert "videorag eval generation --transcripts" in report and "| oracle | extractive | 2 |" in report
+    per_item = json.loads((tmp_path / "res" / "generation-oracle-extractive.json").read_text())
+    assert len(per_item["result"]["per_item"]) == 2
+
+
+def test_golden_and_triplet_formats(tmp_path):
+    golden = tmp_path / "g.jsonl"
+    golden.write_text('{"query": "fix tire", "relevant": ["v1"], "windows": {"v1": [[3, 9]]}}\n\n'
+                      '{"id": "b", "query": "bread", "relevant": ["v2", "v3"], "answer": "bake"}\n')
+    items = load_golden_jsonl(golden)
+    assert [i.qid for i in items] == ["1", "b"] and items[0].windows == {"v1": [(3, 9)]}
+    triplets = tmp_path / "t.jsonl"
+    triplets.write_text('{"query": "q", "video_id": "v9", "start": 120, "end": 240, "answer": "a"}\n')
+    (item,) = load_triplets(triplets)
+    assert item.relevant == ["v9"] and item.windows == {"v9": [(120, 240)]} and item.answer == "a"

@@ -1,0 +1,102 @@
+"""`videorag eval ...`: retrieval, α sweep, reproduction of the paper's rows, generation, and a
+golden set over a user's own index."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from ..errors import ConfigError
+from . import report
+from .datasets import DEFAULT_BENCH
+
+DEFAULT_OUT = "results"
+CACHE = Path(os.environ.get("VIDEORAG_CACHE", "~/.cache/videorag")).expanduser() / "eval"
+
+
+def bench_dir() -> Path:
+    return Path(os.environ.get("VIDEORAG_BENCH", DEFAULT_BENCH))
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser("eval", help="evaluate retrieval and generation (VideoRAG paper's bench)")
+    ev = parser.add_subparsers(dest="eval_command", required=True)
+    p = ev.add_parser("retrieval", help="Recall@k (first-gold and any-gold), nDCG, MRR, latency")
+    _corpus_args(p)
+    p.add_argument("--method", default="best", help="bm25 | dense | hybrid | best | all")
+    p = ev.add_parser("sweep", help="hybrid retrieval for α in 0..1, with a plot (the paper's Fig. 4)")
+    _corpus_args(p)
+    p.add_argument("--steps", type=int, default=11)
+    p = ev.add_parser("reproduce", help="score the paper's shipped predictions beside its Table 1")
+    p.add_argument("--bench", type=Path, default=None, help="bench folder (default: ../shared/bench/...)")
+    _out_args(p)
+    p = ev.add_parser("generation", help="answer queries and score them (ROUGE-L, BLEU-4, ...)")
+    _corpus_args(p)
+    p.add_argument("--method", default="textvideorag", help="naive | textvideorag | oracle | textrag")
+    p.add_argument("--generator", default="extractive", help="extractive | llamacpp | openai")
+    p.add_argument("--model", default=None, help="generator model")
+    p.add_argument("--documents", type=Path, help="textrag: JSONL {id, text} document corpus")
+    p.add_argument("--textrag-retriever", default="bm25", choices=("bm25", "dense"))
+    p.add_argument("--judge", default=None, help="G-Eval judge backend (llamacpp | openai)")
+    p.add_argument("--judge-model", default=None)
+    p = ev.add_parser("index", help="a golden JSONL set (or V-RAGBench triplets) over your own index")
+    p.add_argument("--index", required=True, metavar="DIR")
+    p.add_argument("--golden", required=True, type=Path, metavar="FILE")
+    p.add_argument("--triplets", action="store_true", help="FILE holds {query, video_id, start, end, answer}")
+    _out_args(p)
+
+
+def _out_args(p) -> None:
+    p.add_argument("--out", type=Path, default=None, help=f"write a report folder (e.g. {DEFAULT_OUT}/)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--bertscore-model", default=None,
+                   help="add BERTScore with this model (path or hub id; '' = bundled MiniLM)")
+
+
+def _corpus_args(p) -> None:
+    p.add_argument("--transcripts", type=Path, default=None, help="JSONL(.gz) {video_id, text}")
+    p.add_argument("--qa", type=Path, default=None, help="a file shaped like wikihow_qa.json")
+    p.add_argument("--query-field", default="howto100m_query_text")
+    p.add_argument("--alpha", type=float, default=None, help="dense weight for hybrid / best")
+    p.add_argument("--limit", type=int, default=None, help="first N queries only")
+    p.add_argument("--cache-dir", type=Path, default=CACHE, help="where transcript embeddings are cached")
+    _out_args(p)
+
+
+def run(args, config) -> int:
+    from . import commands
+
+    handler = getattr(commands, f"cmd_{args.eval_command}")
+    result = handler(args, config)
+    if args.json:
+        print(json.dumps(strip(result)))
+    return 0
+
+
+def strip(result):
+    """The printed JSON: everything but per-item rows (those go to the report folder)."""
+    if isinstance(result, list):
+        return [strip(r) for r in result]
+    if isinstance(result, dict):
+        return {k: strip(v) for k, v in result.items() if k != "per_item"}
+    return result
+
+
+def load_corpus(args):
+    from .datasets import load_transcripts, load_wikihow_qa
+
+    transcripts = load_transcripts(args.transcripts or bench_dir() / "transcripts.jsonl.gz")
+    items = load_wikihow_qa(args.qa or bench_dir() / "wikihow_qa.json", args.query_field)
+    if args.limit is not None:
+        if args.limit < 1:
+            raise ConfigError(f"--limit must be >= 1, got {args.limit}")
+        items = items[:args.limit]
+    return transcripts, items
+
+
+def write_report(args, name: str, sections, payload) -> None:
+    if args.out is not None:
+        path = report.write(args.out, name, sections, payload, getattr(args, "argv", []))
+        if not args.json:
+            print(f"report: {path}")

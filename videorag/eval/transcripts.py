@@ -1,0 +1,117 @@
+"""Retrieval over a transcript corpus ({video_id: text}, no timestamps), the VideoRAG bench's
+setting: each transcript stands for its video's subtitles / ASR text.
+
+Features per video, computed once and cached (embeddings are the slow part):
+- lexical: BM25 over the whole transcript (stemmed unigrams) and over stem bigrams (phrases);
+- dense: the embedder over the transcript's opening pieces — where how-to videos say what they
+  are about — scored by the best piece.
+
+Methods (by name): `bm25`, `dense`, `hybrid` (α·dense + (1−α)·BM25), `best` (the shipped
+text-only method: hybrid with the phrase signal, fused the same way).
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..retrieve.bm25 import BM25
+from ..retrieve.fusion import minmax
+from ..retrieve.text import bigrams
+
+log = logging.getLogger(__name__)
+METHODS = ("bm25", "dense", "hybrid", "best")
+
+
+@dataclass
+class TranscriptIndexConfig:
+    piece_words: int = 128        # words per embedded piece
+    pieces: int = 3               # opening pieces embedded per transcript
+    alpha: float = 0.5            # dense weight in `hybrid` and `best`
+    bigram_weight: float = 0.2    # share of the phrase signal inside the lexical score of `best`
+
+    def __post_init__(self) -> None:
+        if self.piece_words < 8 or self.pieces < 1:
+            raise ConfigError(f"need piece_words >= 8 and pieces >= 1, got {self.piece_words}, {self.pieces}")
+        for name in ("alpha", "bigram_weight"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ConfigError(f"`{name}` must be in [0, 1], got {getattr(self, name)!r}")
+
+
+class TranscriptIndex:
+    def __init__(self, transcripts: dict[str, str], embedder, config: TranscriptIndexConfig | None = None,
+                 cache_dir: str | Path | None = None, show_progress: bool = False):
+        self.config = config or TranscriptIndexConfig()
+        self.ids = list(transcripts)
+        self.embedder = embedder
+        texts = [transcripts[v] for v in self.ids]
+        start = time.perf_counter()
+        self.unigram = BM25(texts)
+        self.bigram = BM25(texts, analyzer=bigrams)
+        self.lexical_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        self.vectors = self._embed(texts, cache_dir, show_progress)   # (videos, pieces, dim)
+        self.dense_seconds = time.perf_counter() - start
+
+    def _pieces(self, text: str) -> list[str]:
+        words, n = text.split(), self.config.piece_words
+        return [" ".join(words[i * n:(i + 1) * n]) for i in range(self.config.pieces)]
+
+    def _embed(self, texts: list[str], cache_dir, show_progress: bool) -> np.ndarray:
+        cfg = self.config
+        key = hashlib.blake2b(digest_size=10)
+        for part in (self.embedder.model_name, str(cfg.piece_words), str(cfg.pieces), *self.ids, *texts):
+            key.update(part.encode())
+        cache = Path(cache_dir).expanduser() / f"transcripts-{key.hexdigest()}.npy" if cache_dir else None
+        if cache is not None and cache.is_file():
+            return np.load(cache)
+        pieces = [p for t in texts for p in self._pieces(t)]
+        vectors = np.zeros((len(pieces), self.embedder.dim), np.float32)
+        batch = 2048
+        from tqdm.auto import tqdm
+
+        for lo in tqdm(range(0, len(pieces), batch), disable=not show_progress, desc="embedding transcripts"):
+            chunk = pieces[lo:lo + batch]
+            keep = [i for i, p in enumerate(chunk) if p]
+            if keep:
+                vectors[lo + np.asarray(keep)] = self.embedder.embed([chunk[i] for i in keep])
+        vectors = vectors.reshape(len(texts), cfg.pieces, -1)
+        if cache is not None:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            np.save(cache, vectors)
+        return vectors
+
+    # -- scoring --------------------------------------------------------------------------------
+    def dense(self, query: str) -> np.ndarray:
+        qvec = self.embedder.embed([query])[0]
+        return (self.vectors @ qvec).max(axis=1)
+
+    def lexical(self, query: str, phrase: bool) -> np.ndarray:
+        scores = self.unigram.scores(query)
+        if not phrase:
+            return scores
+        w = self.config.bigram_weight
+        return (1 - w) * minmax(scores) + w * minmax(self.bigram.scores(query))
+
+    def scores(self, method: str, query: str) -> np.ndarray:
+        a = self.config.alpha
+        if method == "bm25":
+            return self.unigram.scores(query)
+        if method == "dense":
+            return self.dense(query)
+        if method == "hybrid":
+            return a * minmax(self.dense(query)) + (1 - a) * minmax(self.lexical(query, phrase=False))
+        if method == "best":
+            return a * minmax(self.dense(query)) + (1 - a) * minmax(self.lexical(query, phrase=True))
+        raise ConfigError(f"unknown retrieval method {method!r}", f"choose one of: {', '.join(METHODS)}")
+
+    def rank(self, method: str, query: str, k: int = 10) -> list[str]:
+        scores = self.scores(method, query)
+        k = min(k, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k]
+        return [self.ids[i] for i in top[np.argsort(-scores[top], kind="stable")]]
