@@ -30,14 +30,16 @@ METHODS = ("bm25", "dense", "hybrid", "best")
 
 @dataclass
 class TranscriptIndexConfig:
-    piece_words: int = 128        # words per embedded piece
-    pieces: int = 3               # opening pieces embedded per transcript
+    intro_words: int = 96         # the first piece: the opening, where the video says what it is
+    piece_words: int = 128        # words in each following piece
+    pieces: int = 3               # pieces embedded per transcript, from the start
     alpha: float = 0.5            # dense weight in `hybrid` and `best`
     bigram_weight: float = 0.2    # share of the phrase signal inside the lexical score of `best`
 
     def __post_init__(self) -> None:
-        if self.piece_words < 8 or self.pieces < 1:
-            raise ConfigError(f"need piece_words >= 8 and pieces >= 1, got {self.piece_words}, {self.pieces}")
+        if min(self.intro_words, self.piece_words) < 8 or self.pieces < 1:
+            raise ConfigError("need intro_words, piece_words >= 8 and pieces >= 1, got "
+                              f"{self.intro_words}, {self.piece_words}, {self.pieces}")
         for name in ("alpha", "bigram_weight"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ConfigError(f"`{name}` must be in [0, 1], got {getattr(self, name)!r}")
@@ -59,13 +61,15 @@ class TranscriptIndex:
         self.dense_seconds = time.perf_counter() - start
 
     def _pieces(self, text: str) -> list[str]:
-        words, n = text.split(), self.config.piece_words
-        return [" ".join(words[i * n:(i + 1) * n]) for i in range(self.config.pieces)]
+        words, first, n = text.split(), self.config.intro_words, self.config.piece_words
+        bounds = [(0, first)] + [(first + i * n, first + (i + 1) * n) for i in range(self.config.pieces - 1)]
+        return [" ".join(words[lo:hi]) for lo, hi in bounds]
 
     def _embed(self, texts: list[str], cache_dir, show_progress: bool) -> np.ndarray:
         cfg = self.config
         key = hashlib.blake2b(digest_size=10)
-        for part in (self.embedder.model_name, str(cfg.piece_words), str(cfg.pieces), *self.ids, *texts):
+        for part in (self.embedder.model_name, str(cfg.intro_words), str(cfg.piece_words), str(cfg.pieces),
+                     *self.ids, *texts):
             key.update(part.encode())
         cache = Path(cache_dir).expanduser() / f"transcripts-{key.hexdigest()}.npy" if cache_dir else None
         if cache is not None and cache.is_file():
