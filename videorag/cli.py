@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from .config import Config, EmbedConfig, GenerateConfig, IngestConfig, SearchConfig
+from .config import SEARCH_METHODS, Config, EmbedConfig, GenerateConfig, IngestConfig, SearchConfig
 from .errors import VideoRAGError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
@@ -24,6 +24,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _search_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--method", dest="search_method", choices=SEARCH_METHODS, default="textvideorag",
+                        help="text only, frames only, or both (default %(default)s)")
+    parser.add_argument("--visual-alpha", type=float, default=SearchConfig.visual_alpha,
+                        help="videorag-vt: weight of text against frames (default %(default)s)")
     parser.add_argument("--fusion", choices=("alpha", "rrf"), default="alpha")
     parser.add_argument("--alpha", type=float, default=SearchConfig.alpha,
                         help="weight of dense scores against BM25 (default %(default)s)")
@@ -38,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fps", type=float, default=IngestConfig.fps, help="frames sampled per second")
     p.add_argument("--asr-model", default=None, help="Whisper model: local path or name")
     p.add_argument("--chunk-seconds", type=float, default=IngestConfig.chunk_seconds)
+    p.add_argument("--visual", default=None, metavar="BACKEND",
+                   help="also embed frames: clip | siglip | xclip | open-clip")
+    p.add_argument("--visual-model", default=None, metavar="FOLDER_OR_ID",
+                   help="weights for --visual (a local folder or hub id; random-tiny for tests)")
     _common(p)
     p = sub.add_parser("remove", help="drop videos (by id or path) from the index")
     p.add_argument("targets", nargs="+", metavar="ID_OR_PATH")
@@ -62,6 +70,16 @@ def build_parser() -> argparse.ArgumentParser:
     from .eval.cli import add_parser as add_eval_parser
 
     add_eval_parser(sub)
+    p = sub.add_parser("train-frame-selector", help="train the learned frame scorer from a QA set")
+    p.add_argument("--qa", required=True, type=Path, help="golden JSONL: {query, relevant, answer}")
+    p.add_argument("--generation", action="store_true",
+                   help="also collect generation labels (needs --generator openai; costly, resumable)")
+    p.add_argument("--generator", default="openai")
+    p.add_argument("--model", default=None)
+    p.add_argument("--base-url", default=None)
+    p.add_argument("--max-items", type=int, default=100, help="cap on generation-labelled queries")
+    p.add_argument("--epochs", type=int, default=30)
+    _common(p)
     p = sub.add_parser("demo", help="render a sample corpus, index it, answer questions about it")
     p.add_argument("--dir", default="videorag-demo", help="where the sample videos and index go")
     p.add_argument("--generator", default="extractive")
@@ -77,11 +95,15 @@ def _opt(args: argparse.Namespace, name: str, default):
 
 def make_config(args: argparse.Namespace) -> Config:
     ingest = IngestConfig(fps=_opt(args, "fps", IngestConfig.fps), asr_model=_opt(args, "asr_model", None),
-                          chunk_seconds=_opt(args, "chunk_seconds", IngestConfig.chunk_seconds))
-    search = SearchConfig(fusion=_opt(args, "fusion", "alpha"), alpha=_opt(args, "alpha", SearchConfig.alpha))
+                          chunk_seconds=_opt(args, "chunk_seconds", IngestConfig.chunk_seconds),
+                          visual=_opt(args, "visual", None), visual_model=_opt(args, "visual_model", None))
+    search = SearchConfig(fusion=_opt(args, "fusion", "alpha"), alpha=_opt(args, "alpha", SearchConfig.alpha),
+                          method=_opt(args, "search_method", "textvideorag"),
+                          visual_alpha=_opt(args, "visual_alpha", SearchConfig.visual_alpha))
     generate = GenerateConfig(backend=_opt(args, "generator", "extractive"), model=_opt(args, "model", None),
                               base_url=_opt(args, "base_url", None), videos=_opt(args, "videos", 1),
-                              frames_per_video=_opt(args, "frames", GenerateConfig.frames_per_video))
+                              frames_per_video=_opt(args, "frames", GenerateConfig.frames_per_video),
+                              max_tokens=_opt(args, "max_tokens", GenerateConfig.max_tokens))
     embed = EmbedConfig(backend=_opt(args, "embed_backend", "sentence-transformers"),
                         model=_opt(args, "embed_model", None))
     return Config(ingest=ingest, embed=embed, search=search, generate=generate,
@@ -163,8 +185,23 @@ def cmd_demo(args) -> int:
     return run_demo(Path(args.dir), make_config(args))
 
 
+def cmd_train_frame_selector(rag, args) -> int:
+    from .eval.datasets import load_golden_jsonl
+    from .visual.training import train_frame_selector
+
+    report = train_frame_selector(rag, load_golden_jsonl(args.qa), args.generation, args.max_items,
+                                  args.epochs, rag.config.show_progress)
+    for kind in ("retrieval", "generation"):
+        if kind in report:
+            losses = report[kind]["losses"]
+            print(f"{kind}: {report[kind]['samples']} labelled subsets, loss {losses[0]:.3f} -> {losses[-1]:.3f}",
+                  file=sys.stderr)
+    print(f"saved with the index; {report['refreshed_videos']} videos re-selected", file=sys.stderr)
+    return EXIT_OK
+
+
 COMMANDS = {"index": cmd_index, "remove": cmd_remove, "info": cmd_info, "search": cmd_search,
-            "ask": cmd_ask}
+            "ask": cmd_ask, "train-frame-selector": cmd_train_frame_selector}
 
 
 def setup_logging(verbose: bool) -> None:

@@ -24,12 +24,19 @@ class IngestConfig:
     asr_model: str | None = None      # path or hub name; None = bundled Whisper tiny.en
     language: str | None = "en"
     extensions: tuple[str, ...] = VIDEO_EXTENSIONS
+    visual: str | None = None         # visual embedder backend (clip | siglip | xclip | open-clip); None = off
+    visual_model: str | None = None   # folder / hub id of its weights, or random-tiny / random-base
+    retrieval_frames: int = 8         # k of k-means++ over a video's frames, for retrieval
+    retrieval_subset: int = 4         # frames of those k the learned scorer keeps (paper: 4 of 8)
 
     def __post_init__(self) -> None:
         for name in ("fps", "frame_max_side", "chunk_seconds", "max_segment_seconds"):
             _positive(name, getattr(self, name))
         if not 1 <= self.jpeg_quality <= 100:
             raise ConfigError(f"`jpeg_quality` must be in 1..100, got {self.jpeg_quality!r}")
+        if not 0 < self.retrieval_subset <= self.retrieval_frames:
+            raise ConfigError(f"need 0 < `retrieval_subset` <= `retrieval_frames`, got "
+                              f"{self.retrieval_subset} and {self.retrieval_frames}")
         if self.max_segment_seconds > self.chunk_seconds:
             raise ConfigError(f"`max_segment_seconds` ({self.max_segment_seconds}) must not exceed "
                               f"`chunk_seconds` ({self.chunk_seconds})")
@@ -48,8 +55,13 @@ class EmbedConfig:
         _positive("batch_size", self.batch_size)
 
 
+SEARCH_METHODS = ("textvideorag", "videorag-v", "videorag-vt")
+
+
 @dataclass
 class SearchConfig:
+    method: str = "textvideorag"      # text only | visual only | α·text + (1−α)·visual
+    visual_alpha: float = 0.6         # α of videorag-vt (the paper's best range is 0.5–0.7)
     top_k: int = 5
     fusion: str = "alpha"             # "alpha": α·dense + (1−α)·bm25 on normalised scores; "rrf"
     alpha: float = 0.6                # weight of the dense score in α fusion
@@ -63,9 +75,11 @@ class SearchConfig:
     def __post_init__(self) -> None:
         _positive("top_k", self.top_k)
         _positive("candidates", self.candidates)
+        if self.method not in SEARCH_METHODS:
+            raise ConfigError(f"`method` must be one of {', '.join(SEARCH_METHODS)}, got {self.method!r}")
         if self.fusion not in ("alpha", "rrf"):
             raise ConfigError(f"`fusion` must be 'alpha' or 'rrf', got {self.fusion!r}")
-        for name in ("alpha", "segment_alpha"):
+        for name in ("alpha", "segment_alpha", "visual_alpha"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ConfigError(f"`{name}` must be in [0, 1], got {getattr(self, name)!r}")
         weights = (self.segment_weight, self.chunk_weight, self.video_weight)
@@ -79,7 +93,8 @@ class GenerateConfig:
     model: str | None = None          # backend-specific: server model name or GGUF path
     base_url: str | None = None       # openai: default $OPENAI_BASE_URL or http://localhost:8000/v1
     videos: int = 1                   # retrieved videos given to the generator (paper: 1)
-    frames_per_video: int = 8
+    frames_per_video: int = 32        # frames sent per video (openai backend; paper: 32)
+    frame_candidates: int = 64        # k-means++ candidates they are chosen from (paper: 64)
     max_tokens: int = 256
     temperature: float = 0.0
     timeout: float = 120.0

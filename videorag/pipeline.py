@@ -4,6 +4,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import numpy as np
+
 from .config import Config
 from .embed import create_embedder
 from .errors import IndexError_
@@ -33,6 +35,8 @@ class VideoRAG:
         self._index: VideoIndex | None = None
         self._searcher = None
         self._searcher_version = None
+        self._visual = None
+        self._frame_nets = None
 
     # -- components, created on first use -----------------------------------------------
     @property
@@ -63,6 +67,29 @@ class VideoRAG:
             self._index.check_embedder(self.embedder.model_name, self.embedder.dim)
         return self._index
 
+    @property
+    def visual(self):
+        """The frame embedder: the configured one, else the one the index was built with."""
+        if self._visual is None:
+            from .visual import create_visual
+
+            cfg, meta = self.config.ingest, (self._index.meta if self._index else {})
+            if cfg.visual:
+                self._visual = create_visual(cfg.visual, cfg.visual_model)
+            elif "visual_backend" in meta:
+                self._visual = create_visual(meta["visual_backend"], meta["visual_spec"])
+        return self._visual
+
+    @property
+    def frame_nets(self) -> dict:
+        """The learned frame scorers saved with the index ({} until `train-frame-selector`)."""
+        if self._frame_nets is None:
+            from .visual.scorer import SCORER_FILE, load
+
+            path = self.index_dir / SCORER_FILE
+            self._frame_nets = load(path)[0] if path.is_file() else {}
+        return self._frame_nets
+
     # -- operations -------------------------------------------------------------------------
     def add(self, paths: list[str | Path]) -> IngestReport:
         from .ingest import Ingestor
@@ -71,7 +98,14 @@ class VideoRAG:
             self._index = VideoIndex.open_or_create(
                 self.index_dir, self.embedder.model_name, self.embedder.dim,
                 embed_backend=self.config.embed.backend, asr_model=self.asr.model_name)
-        return Ingestor(self.index, self.config, self.asr, self.embedder).run(list(paths))
+        cfg, visual = self.config.ingest, None
+        if cfg.visual:
+            visual = self.visual
+            self._index.enable_visual(cfg.visual, cfg.visual_model or "", visual.model_name, visual.dim)
+        elif self._index.has_visual:  # keep a visual index complete
+            visual = self.visual
+        net = self.frame_nets.get("retrieval") if visual is not None else None
+        return Ingestor(self.index, self.config, self.asr, self.embedder, visual, net).run(list(paths))
 
     def remove(self, targets: list[str]) -> list[str]:
         """Drop videos given by id or by path; returns the ids removed."""
@@ -93,28 +127,66 @@ class VideoRAG:
 
         version = self.index.version()
         if self._searcher is None or version != self._searcher_version:
-            self._searcher = HybridSearcher(Corpus.from_index(self.index), self.embedder, self.config.search)
+            visual = self._checked_visual() if self.config.search.method != "textvideorag" else None
+            self._searcher = HybridSearcher(Corpus.from_index(self.index), self.embedder, self.config.search,
+                                            visual)
             self._searcher_version = version
         return self._searcher
+
+    def _checked_visual(self):
+        if not self.index.has_visual:
+            raise IndexError_(f"method {self.config.search.method!r} needs frame embeddings; "
+                              f"index {self.index_dir} has none",
+                              "re-index with --visual clip --visual-model FOLDER (see README)")
+        self.index.check_visual(self.visual.model_name, self.visual.dim)
+        return self.visual
 
     def search(self, query: str, top_k: int | None = None) -> list[Hit]:
         if not query.strip():
             raise IndexError_("the query is empty", "ask something, e.g. 'how to change a tire'")
-        return self.searcher().search(query, top_k)
+        hits = self.searcher().search(query, top_k)
+        if self.config.search.method == "videorag-v":  # point at the best-matching frame's moment
+            qvis = self.visual.embed_texts([query])[0]
+            hits = [self._visual_moment(hit, qvis) for hit in hits]
+        return hits
+
+    def _visual_moment(self, hit: Hit, qvis) -> Hit:
+        times, vectors = self.index.frame_vectors(hit.video_id)
+        if not len(times):
+            return hit
+        t = float(times[int(np.argmax(vectors @ qvis))])
+        segment = next((s for s in self.index.segments(hit.video_id) if s.start <= t <= s.end), None)
+        start, end, text = (segment.start, segment.end, segment.text) if segment else (t, t + 1.0, "")
+        return Hit(hit.video_id, hit.path, start, end, hit.score, text)
 
     def ask(self, question: str) -> Answer:
         cfg = self.config.generate
         hits = self.search(question, top_k=cfg.videos)
-        evidence = [self.evidence(hit) for hit in hits]
+        evidence = [self.evidence(hit, question) for hit in hits]
         return self.generator.generate(question, evidence)
 
-    def evidence(self, hit: Hit, context_words: int = 250) -> Evidence:
+    def evidence(self, hit: Hit, question: str = "", context_words: int = 250) -> Evidence:
         """The hit's segment with neighbours up to `context_words`, and frames of the video."""
         segments = self.index.segments(hit.video_id)
         frames = []
         if self.config.generate.frames_per_video and self.config.generate.backend == "openai":
-            frames = uniform(self.index.frames(hit.video_id), self.config.generate.frames_per_video)
+            frames = self.generation_frames(hit.video_id, question)
         return Evidence(hit, excerpt(segments, hit.start, context_words), frames)
+
+    def generation_frames(self, video_id: str, question: str) -> list:
+        """Frames for the generator: k-means++ candidates, the learned query-aware choice when
+        trained; an even spread of the sampled frames without the visual path."""
+        cfg, frames = self.config.generate, self.index.frames(video_id)
+        if not self.index.has_visual:
+            return uniform(frames, cfg.frames_per_video)
+        from .visual.represent import generation_frames
+
+        times, vectors = self.index.frame_vectors(video_id)
+        net = self.frame_nets.get("generation")
+        query = self.visual.embed_texts([question])[0] if net is not None else None
+        chosen = {float(times[i]) for i in generation_frames(vectors, query, cfg.frames_per_video,
+                                                             cfg.frame_candidates, net)}
+        return [f for f in frames if f.t in chosen]
 
 
 def excerpt(segments: list[Segment], start: float, words: int) -> list[Segment]:

@@ -36,6 +36,7 @@ def add_parser(sub) -> None:
     p.add_argument("--method", default="textvideorag", help="naive | textvideorag | oracle | textrag")
     p.add_argument("--generator", default="extractive", help="extractive | llamacpp | openai")
     p.add_argument("--model", default=None, help="generator model")
+    p.add_argument("--max-tokens", type=int, default=128, help="answer length cap (tokens)")
     p.add_argument("--documents", type=Path, help="textrag: JSONL {id, text} document corpus")
     p.add_argument("--textrag-retriever", default="bm25", choices=("bm25", "dense"))
     p.add_argument("--judge", default=None, help="G-Eval judge backend (llamacpp | openai)")
@@ -44,6 +45,9 @@ def add_parser(sub) -> None:
     p.add_argument("--index", required=True, metavar="DIR")
     p.add_argument("--golden", required=True, type=Path, metavar="FILE")
     p.add_argument("--triplets", action="store_true", help="FILE holds {query, video_id, start, end, answer}")
+    p.add_argument("--method", dest="search_method", default="textvideorag",
+                   help="textvideorag | videorag-v | videorag-vt")
+    p.add_argument("--visual-alpha", type=float, default=None)
     _out_args(p)
 
 

@@ -137,7 +137,7 @@ def cmd_index(args, config):
         hits[query] = rag.search(query, top_k=10)
         return [h.video_id for h in hits[query]]
 
-    result = evaluate_retrieval(items, rank, "textvideorag", show_progress=config.show_progress)
+    result = evaluate_retrieval(items, rank, config.search.method, show_progress=config.show_progress)
     windowed = [it for it in items if it.windows]
     if windowed:
         per = [_window_hit(it, hits[it.query]) for it in windowed]

@@ -32,7 +32,7 @@ METHODS = ("bm25", "dense", "hybrid", "best")
 class TranscriptIndexConfig:
     intro_words: int = 96         # the first piece: the opening, where the video says what it is
     piece_words: int = 128        # words in each following piece
-    pieces: int = 3               # pieces embedded per transcript, from the start
+    pieces: int = 2               # pieces embedded per transcript, from the start
     alpha: float = 0.5            # dense weight in `hybrid` and `best`
     bigram_weight: float = 0.2    # share of the phrase signal inside the lexical score of `best`
 

@@ -43,10 +43,20 @@ class VideoRecord:
     chunks: list[Segment]
     chunk_vectors: np.ndarray
     frames: list[Frame] = field(default_factory=list)
+    frame_vectors: np.ndarray | None = None   # (len(frames), visual dim) when the visual path is on
+    visual_frames: list[float] = field(default_factory=list)  # times of the frames behind visual_vector
+    visual_vector: np.ndarray | None = None
 
     @property
     def text(self) -> str:
         return " ".join(s.text for s in self.segments)
+
+
+def _visual_schemas(dim: int) -> dict[str, pa.Schema]:
+    vector = pa.list_(pa.float32(), dim)
+    return {"frame_vectors": pa.schema([("video_id", pa.string()), ("t", pa.float64()), ("vector", vector)]),
+            "visual": pa.schema([("video_id", pa.string()), ("frames", pa.list_(pa.float64())),
+                                 ("vector", vector)])}
 
 
 def _schemas(dim: int) -> dict[str, pa.Schema]:
@@ -76,11 +86,20 @@ class VideoIndex:
         self.meta = meta
         self._db = lancedb.connect(str(path))
         self._tables = {}
-        for name, schema in _schemas(meta["dim"]).items():
+        self._open_tables(_schemas(meta["dim"]))
+        if "visual_dim" in meta:
+            self._open_tables(_visual_schemas(meta["visual_dim"]))
+
+    def _open_tables(self, schemas: dict[str, pa.Schema]) -> None:
+        for name, schema in schemas.items():
             try:
                 self._tables[name] = self._db.open_table(name)
             except (ValueError, FileNotFoundError):
                 self._tables[name] = self._db.create_table(name, schema=schema)
+
+    @property
+    def has_visual(self) -> bool:
+        return "visual_dim" in self.meta
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
@@ -105,10 +124,24 @@ class VideoIndex:
             return index
         path.mkdir(parents=True, exist_ok=True)
         meta = {"format": FORMAT, "embed_model": embed_model, "dim": int(dim), **extra}
-        tmp = path / (META_FILE + ".tmp")
-        tmp.write_text(json.dumps(meta, indent=2))
-        os.replace(tmp, path / META_FILE)
+        _write_meta(path, meta)
         return cls(path, meta)
+
+    def enable_visual(self, backend: str, spec: str, model_name: str, dim: int) -> None:
+        """Record the visual model (first time) or check it is the one the index was built with."""
+        if self.has_visual:
+            self.check_visual(model_name, dim)
+            return
+        self.meta.update(visual_backend=backend, visual_spec=spec, visual_model=model_name, visual_dim=int(dim))
+        _write_meta(self.path, self.meta)
+        self._open_tables(_visual_schemas(int(dim)))
+
+    def check_visual(self, model_name: str, dim: int) -> None:
+        if (model_name, int(dim)) != (self.meta.get("visual_model"), self.meta.get("visual_dim")):
+            raise IndexError_(
+                f"index {self.path} holds frame embeddings of {self.meta.get('visual_model')!r} "
+                f"(dim {self.meta.get('visual_dim')}), not {model_name!r} (dim {dim})",
+                f"use --visual-model {self.meta.get('visual_spec')!r}, or index into a new directory")
 
     def check_embedder(self, model_name: str, dim: int) -> None:
         if model_name != self.meta["embed_model"] or int(dim) != self.meta["dim"]:
@@ -127,6 +160,8 @@ class VideoIndex:
                 "video_id": [record.video_id] * len(record.frames),
                 "t": [f.t for f in record.frames], "jpeg": [f.jpeg for f in record.frames]},
                 schema=self._tables["frames"].schema))
+        if record.frame_vectors is not None:
+            self._add_visual(record)
         mean = record.chunk_vectors.mean(axis=0) if len(record.chunk_vectors) else np.zeros(self.meta["dim"])
         mean = mean / max(float(np.linalg.norm(mean)), 1e-12)
         self._tables["videos"].add(pa.table({
@@ -134,6 +169,22 @@ class VideoIndex:
             "mtime_ns": [record.mtime_ns], "duration": [record.duration], "source": [record.source],
             "text": [record.text], "vector": [mean.astype(np.float32).tolist()]},
             schema=self._tables["videos"].schema))
+
+    def _add_visual(self, record: VideoRecord) -> None:
+        dim = self.meta["visual_dim"]
+        flat = np.asarray(record.frame_vectors, np.float32).reshape(-1)
+        self._tables["frame_vectors"].add(pa.table({
+            "video_id": [record.video_id] * len(record.frames), "t": [f.t for f in record.frames],
+            "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), dim)},
+            schema=self._tables["frame_vectors"].schema))
+        self.set_visual(record.video_id, record.visual_frames, record.visual_vector)
+
+    def set_visual(self, video_id: str, frames: list[float], vector: np.ndarray) -> None:
+        """(Re)place a video's visual representation: the frames chosen for retrieval, their vector."""
+        self._tables["visual"].delete(f"video_id = {_quote(video_id)}")
+        self._tables["visual"].add(pa.table({
+            "video_id": [video_id], "frames": [list(map(float, frames))],
+            "vector": [np.asarray(vector, np.float32).tolist()]}, schema=self._tables["visual"].schema))
 
     def _unit_rows(self, record: VideoRecord) -> pa.Table:
         units = [("segment", record.segments, record.segment_vectors),
@@ -159,19 +210,21 @@ class VideoIndex:
         known = video_id in self.video_ids()
         where = f"video_id = {_quote(video_id)}"
         self._tables["videos"].delete(where)  # first: its other rows become orphans, never dangling
-        for name in ("units", "frames"):
-            self._tables[name].delete(where)
+        for name in self._tables:
+            if name != "videos":
+                self._tables[name].delete(where)
         return known
 
     def remove_orphans(self) -> int:
         live = self.video_ids()
         orphans = set()
-        for name in ("units", "frames"):
+        children = [name for name in self._tables if name != "videos"]
+        for name in children:
             ids = self._tables[name].search().select(["video_id"]).to_arrow()["video_id"]
             orphans |= set(pc.unique(ids).to_pylist()) - live
         if orphans:
             where = "video_id IN (" + ", ".join(_quote(v) for v in sorted(orphans)) + ")"
-            for name in ("units", "frames"):
+            for name in children:
                 self._tables[name].delete(where)
         return len(orphans)
 
@@ -207,6 +260,28 @@ class VideoIndex:
                 .select(["t", "jpeg"]).to_arrow().to_pylist())
         return [Frame(r["t"], r["jpeg"]) for r in sorted(rows, key=lambda r: r["t"])]
 
+    def visual_vectors(self) -> dict[str, np.ndarray]:
+        """{video_id: visual vector} of indexed videos (empty without the visual path)."""
+        if not self.has_visual:
+            return {}
+        rows = self._tables["visual"].search().select(["video_id", "vector"]).to_arrow()
+        live = self.video_ids()
+        vectors = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False),
+                             np.float32).reshape(-1, self.meta["visual_dim"]) if rows.num_rows else []
+        return {v: vectors[i] for i, v in enumerate(rows["video_id"].to_pylist()) if v in live}
+
+    def frame_vectors(self, video_id: str) -> tuple[np.ndarray, np.ndarray]:
+        """(times, (n, visual dim) vectors) of a video's sampled frames, time order."""
+        if not self.has_visual:
+            return np.zeros(0), np.zeros((0, 0), np.float32)
+        rows = (self._tables["frame_vectors"].search().where(f"video_id = {_quote(video_id)}")
+                .select(["t", "vector"]).to_arrow())
+        times = rows["t"].to_numpy()
+        vectors = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False),
+                             np.float32).reshape(len(times), -1)
+        order = np.argsort(times, kind="stable")
+        return times[order], vectors[order]
+
     def version(self) -> tuple[int, ...]:
         return tuple(t.version for t in self._tables.values())
 
@@ -218,3 +293,9 @@ class VideoIndex:
                 "units": self._tables["units"].count_rows(),
                 "frames": self._tables["frames"].count_rows(), "disk_bytes": disk,
                 "models": {k: v for k, v in self.meta.items() if k != "format"}}
+
+
+def _write_meta(path: Path, meta: dict) -> None:
+    tmp = path / (META_FILE + ".tmp")
+    tmp.write_text(json.dumps(meta, indent=2))
+    os.replace(tmp, path / META_FILE)

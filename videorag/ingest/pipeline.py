@@ -37,11 +37,13 @@ class _Job:
 class Ingestor:
     """Indexes files into an index directory with the given (or default) ASR and embedder."""
 
-    def __init__(self, index: VideoIndex, config: Config, asr, embedder):
+    def __init__(self, index: VideoIndex, config: Config, asr, embedder, visual=None, retrieval_net=None):
         self.index = index
         self.config = config
         self.asr = asr
         self.embedder = embedder
+        self.visual = visual                # frame embedder, when the visual path is on
+        self.retrieval_net = retrieval_net  # learned frame-subset scorer, when trained
 
     def run(self, paths: list[str | Path]) -> IngestReport:
         report = IngestReport()
@@ -126,11 +128,25 @@ class Ingestor:
         chunks = window_chunks(segments, cfg.chunk_seconds, info.duration)
         vectors = embed_long(self.embedder, [s.text for s in segments + chunks])
         stat = job.path.stat()
-        return VideoRecord(
+        record = VideoRecord(
             video_id=job.video_id, path=str(job.path), size=stat.st_size, mtime_ns=stat.st_mtime_ns,
             duration=max(info.duration, segments[-1].end), source=source,
             segments=segments, segment_vectors=vectors[:len(segments)],
             chunks=chunks, chunk_vectors=vectors[len(segments):], frames=job.frames.result())
+        if self.visual is not None and record.frames:
+            self._add_visual(record)
+        return record
+
+    def _add_visual(self, record: VideoRecord) -> None:
+        from ..visual.represent import retrieval_frames, video_vector
+
+        cfg = self.config.ingest
+        images = [f.jpeg for f in record.frames]
+        record.frame_vectors = self.visual.embed_images(images)
+        chosen = retrieval_frames(record.frame_vectors, cfg.retrieval_frames, cfg.retrieval_subset,
+                                  self.retrieval_net)
+        record.visual_frames = [record.frames[i].t for i in chosen]
+        record.visual_vector = video_vector(record.frame_vectors, chosen, self.visual, images)
 
     def _text(self, path: Path, has_audio: bool) -> tuple[list[Segment], str]:
         sidecar = find_sidecar(path)

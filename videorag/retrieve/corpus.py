@@ -57,6 +57,7 @@ class Corpus:
     segments: Level
     chunks: Level
     videos: Level
+    visual: np.ndarray | None = None  # (videos, visual dim) frame-based vectors; zero rows = none
 
     @classmethod
     def from_index(cls, index) -> "Corpus":
@@ -74,7 +75,13 @@ class Corpus:
         whole = Level.build(np.arange(len(ids), dtype=np.int32), np.zeros(len(ids)),
                             videos["duration"].to_numpy(), videos["text"].to_pylist(),
                             _vectors(videos["vector"], index.meta["dim"]))
-        return cls(ids, videos["path"].to_pylist(), levels["segment"], levels["chunk"], whole)
+        visual = None
+        if index.has_visual:
+            vectors = index.visual_vectors()
+            visual = np.zeros((len(ids), index.meta["visual_dim"]), np.float32)
+            for video_id, vector in vectors.items():
+                visual[row[video_id]] = vector
+        return cls(ids, videos["path"].to_pylist(), levels["segment"], levels["chunk"], whole, visual)
 
 
 def _vectors(column, dim: int) -> np.ndarray:

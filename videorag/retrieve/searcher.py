@@ -7,14 +7,19 @@ import numpy as np
 from ..config import SearchConfig
 from ..types import Hit
 from .corpus import Corpus, Level
-from .fusion import alpha_fuse, rrf_fuse
+from .fusion import alpha_fuse, minmax, rrf_fuse
 
 
 class HybridSearcher:
-    def __init__(self, corpus: Corpus, embedder, config: SearchConfig | None = None):
+    """Methods (`config.method`): `textvideorag` (transcripts only), `videorag-v` (frames only:
+    the query against each video's frame-based vector), `videorag-vt` (α·text + (1−α)·visual,
+    each min-max normalised over the collection — the paper's ensemble)."""
+
+    def __init__(self, corpus: Corpus, embedder, config: SearchConfig | None = None, visual=None):
         self.corpus = corpus
         self.embedder = embedder
         self.config = config or SearchConfig()
+        self.visual = visual
 
     def fuse(self, dense: np.ndarray, lexical: np.ndarray) -> np.ndarray:
         cfg = self.config
@@ -33,7 +38,18 @@ class HybridSearcher:
             weight = getattr(cfg, f"{name}_weight")
             per_level[name + "_max"] = weight * level.per_video_max(self.fuse(dense, lexical), n)
         total = per_level["segment_max"] + per_level["chunk_max"] + per_level["video_max"]
-        return total, per_level["segment"]
+        if cfg.method == "textvideorag":
+            return total, per_level["segment"]
+        visual = self.visual_scores(query)
+        if cfg.method == "videorag-v":
+            return visual, per_level["segment"]
+        a = cfg.visual_alpha
+        return a * minmax(total) + (1 - a) * minmax(visual), per_level["segment"]
+
+    def visual_scores(self, query: str) -> np.ndarray:
+        if self.visual is None or self.corpus.visual is None:
+            raise ValueError("visual retrieval needs a visual embedder and frame vectors in the corpus")
+        return self.corpus.visual @ self.visual.embed_texts([query])[0]
 
     def search(self, query: str, top_k: int | None = None) -> list[Hit]:
         top_k = top_k or self.config.top_k
