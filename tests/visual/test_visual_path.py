@@ -84,5 +84,7 @@ def test_train_frame_selector_and_generation_frames(visual_rag, tmp_path, capsys
     assert "retrieval" in rag.frame_nets
     frames = rag.generation_frames(ids["paint-a-wall"], "which roller pattern?")
     assert len(frames) == 4 and [f.t for f in frames] == sorted(f.t for f in frames)
-    rows = visual_rag.index._tables["visual"].to_arrow().to_pylist()
+    from videorag.index import VideoIndex
+
+    rows = VideoIndex.open(visual_rag.index_dir)._tables["visual"].to_arrow().to_pylist()
     assert {len(r["frames"]) for r in rows} == {4}  # the trained scorer keeps 4 of the 8 k-means frames
