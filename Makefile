@@ -10,7 +10,7 @@ install:
 	$(PIP) install -q -e .
 
 install-test: install
-	$(PIP) install -q -e '.[test,eval,llamacpp]'
+	$(PIP) install -q -e '.[test,eval,llamacpp,visual]'
 
 demo: install
 	videorag demo

@@ -27,8 +27,9 @@ def retrieval_table(results: list[dict]) -> str:
 def generation_table(results: list[dict]) -> str:
     head = "| method | generator | n | ROUGE-L | BLEU-4 | BERTScore | G-Eval |\n|---|---|---|---|---|---|---|"
     rows = []
+    formats = {"ROUGE-L": "{:.2f}", "BLEU-4": "{:.3f}", "BERTScore": "{:.2f}†", "G-Eval": "{:.3f}"}
     for r in results:
-        cells = [f"{r[k]:.2f}" if k in r else "–" for k in ("ROUGE-L", "BLEU-4", "BERTScore", "G-Eval")]
+        cells = [fmt.format(r[k]) if k in r else "–" for k, fmt in formats.items()]
         rows.append(f"| {r['method']} | {r.get('generator', '–')} | {r['n']} | " + " | ".join(cells) + " |")
     for model, table in paper.GENERATION.items():
         for method, vals in table.items():
@@ -39,7 +40,8 @@ def generation_table(results: list[dict]) -> str:
 
 
 def notes(results: list[dict]) -> list[str]:
-    seen = []
+    seen = ["- † BERTScore here uses the model named below, the paper's uses roberta-large: "
+            "do not compare the two columns."] if any("BERTScore" in r for r in results) else []
     for r in results:
         for metric, note in r.get("notes", {}).items():
             line = f"- {metric} ({r['method']}): {note}"
