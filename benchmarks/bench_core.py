@@ -144,22 +144,23 @@ def bench_ask(out: Path) -> dict:
     return results
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def run(doc: str, benches: tuple, filename: str) -> int:
+    """The shared command line of the benchmark scripts: --out, --skip; prints and writes JSON."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default="bench-results")
-    parser.add_argument("--skip", default="", help="comma-separated: ingest,search,ask")
+    parser.add_argument("--skip", default="", help="comma-separated names of benchmarks to skip")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     skip = set(filter(None, args.skip.split(",")))
     results = {}
-    for name, fn in (("ingest", bench_ingest), ("search", bench_search), ("ask", bench_ask)):
+    for name, fn in benches:
         if name not in skip:
             results[name] = fn(out)
             print(name, json.dumps(results[name]), flush=True)
-    (out / "core.json").write_text(json.dumps(results, indent=2))
+    (out / filename).write_text(json.dumps(results, indent=2))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(__doc__, (("ingest", bench_ingest), ("search", bench_search), ("ask", bench_ask)), "core.json"))

@@ -11,8 +11,6 @@ Prints figures and writes OUT/visual.json.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import shutil
 import sys
 import time
@@ -21,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_core import bench_ingest  # noqa: E402
+from bench_core import bench_ingest, run  # noqa: E402
 
 from videorag import Config, IngestConfig, SearchConfig, VideoRAG  # noqa: E402
 
@@ -101,23 +99,6 @@ def bench_search_vt(out: Path, queries: int = 100) -> dict:
             "p95_ms": round(float(np.percentile(times, 95)), 2)}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default="bench-results")
-    parser.add_argument("--skip", default="")
-    args = parser.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    skip = set(filter(None, args.skip.split(",")))
-    results = {}
-    for name, fn in (("frames", bench_frames), ("select", bench_select), ("ingest", bench_ingest_visual),
-                     ("search", bench_search_vt)):
-        if name not in skip:
-            results[name] = fn(out)
-            print(name, json.dumps(results[name]), flush=True)
-    (out / "visual.json").write_text(json.dumps(results, indent=2))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(__doc__, (("frames", bench_frames), ("select", bench_select), ("ingest", bench_ingest_visual),
+                           ("search", bench_search_vt)), "visual.json"))

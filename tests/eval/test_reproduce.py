@@ -1,5 +1,4 @@
 """The paper's Table 1 rows re-scored from its shipped InternVL2.5-8B predictions."""
-from pathlib import Path
 
 import pytest
 

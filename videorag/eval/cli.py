@@ -2,7 +2,6 @@
 golden set over a user's own index."""
 from __future__ import annotations
 
-import argparse
 import json
 import os
 from pathlib import Path

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..config import SearchConfig
 from ..types import Hit
-from .corpus import Corpus, Level
+from .corpus import Corpus
 from .fusion import alpha_fuse, minmax, rrf_fuse
 
 

@@ -11,7 +11,6 @@ import json
 import logging
 from pathlib import Path
 
-import numpy as np
 from tqdm.auto import tqdm
 
 from ..errors import ConfigError
