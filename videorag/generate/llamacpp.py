@@ -5,6 +5,7 @@ model without a chat template, so it gets a completion prompt, not chat messages
 """
 from __future__ import annotations
 
+import ctypes
 import os
 
 from ..config import GenerateConfig
@@ -14,6 +15,11 @@ from ..types import Answer
 from .prompt import completion_prompt
 
 _STOP = ["\n\n", "Question:", "Transcript of video"]
+
+
+@ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
+def _quiet(level, text, data):  # llama.cpp logs to stderr even with verbose=False
+    pass
 
 
 class LlamaCppGenerator:
@@ -28,6 +34,7 @@ class LlamaCppGenerator:
     def warm_up(self) -> None:
         if self._llm is None:
             llama_cpp = require("llama_cpp", "llamacpp")
+            llama_cpp.llama_log_set(_quiet, ctypes.c_void_p())
             self.model_path, _ = resolve(self.config.model, GEMMA3_270M)
             self._llm = llama_cpp.Llama(model_path=self.model_path, n_ctx=self.n_ctx,
                                         n_threads=os.cpu_count() or 1, verbose=False)
