@@ -153,12 +153,13 @@ def run(doc: str, benches: tuple, filename: str) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     skip = set(filter(None, args.skip.split(",")))
-    results = {}
+    path = out / filename
+    results = json.loads(path.read_text()) if path.is_file() else {}  # skipped ones keep their figures
     for name, fn in benches:
         if name not in skip:
             results[name] = fn(out)
             print(name, json.dumps(results[name]), flush=True)
-    (out / filename).write_text(json.dumps(results, indent=2))
+    path.write_text(json.dumps(results, indent=2))
     return 0
 
 

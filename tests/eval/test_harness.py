@@ -81,3 +81,15 @@ def test_golden_and_triplet_formats(tmp_path):
     triplets.write_text('{"query": "q", "video_id": "v9", "start": 120, "end": 240, "answer": "a"}\n')
     (item,) = load_triplets(triplets)
     assert item.relevant == ["v9"] and item.windows == {"v9": [(120, 240)]} and item.answer == "a"
+
+
+@pytest.mark.slow
+def test_textrag_over_a_document_corpus(corpus, tmp_path, capsys):
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text('{"id": "w1", "text": "To change a flat tire, loosen the lug nuts and jack up the car."}\n'
+                    '{"id": "w2", "text": "Sourdough needs an active starter and a long proof."}\n')
+    argv = ["eval", "generation", "--transcripts", str(corpus[0]), "--qa", str(corpus[1]), "--method", "textrag",
+            "--documents", str(docs), "--generator", "extractive", "--json", "--cache-dir", str(tmp_path / "c")]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["method"] == "textrag" and out["ROUGE-L"] > 10

@@ -89,19 +89,11 @@ def _context(args, config, transcripts):
             raise ConfigError("textrag needs a document corpus", "pass --documents FILE.jsonl ({id, text} lines)")
         from .datasets import load_transcripts
 
-        docs = load_transcripts(args.documents) if args.documents.suffix != ".jsonl" else _docs(args.documents)
+        docs = load_transcripts(args.documents)
         index = _transcript_index(args, config, docs)
         return lambda item: [transcript_evidence(d, docs[d], item.query)
                              for d in index.rank(args.textrag_retriever, item.query, k=config.generate.videos)]
     raise ConfigError(f"unknown generation method {method!r}", "choose naive | textvideorag | oracle | textrag")
-
-
-def _docs(path):
-    import json
-
-    with open(path, encoding="utf-8") as handle:
-        rows = [json.loads(line) for line in handle if line.strip()]
-    return {str(r.get("id", r.get("video_id"))): r["text"] for r in rows}
 
 
 def cmd_generation(args, config):

