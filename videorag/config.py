@@ -28,12 +28,15 @@ class IngestConfig:
     visual_model: str | None = None   # folder / hub id of its weights, or random-tiny / random-base
     retrieval_frames: int = 8         # k of k-means++ over a video's frames, for retrieval
     retrieval_subset: int = 4         # frames of those k the learned scorer keeps (paper: 4 of 8)
+    frame_reduction: str = "kmeans"   # kmeans | uniform | random (the paper's Appendix C baselines)
 
     def __post_init__(self) -> None:
         for name in ("fps", "frame_max_side", "chunk_seconds", "max_segment_seconds"):
             _positive(name, getattr(self, name))
         if not 1 <= self.jpeg_quality <= 100:
             raise ConfigError(f"`jpeg_quality` must be in 1..100, got {self.jpeg_quality!r}")
+        if self.frame_reduction not in ("kmeans", "uniform", "random"):
+            raise ConfigError(f"`frame_reduction` must be kmeans, uniform or random, got {self.frame_reduction!r}")
         if not 0 < self.retrieval_subset <= self.retrieval_frames:
             raise ConfigError(f"need 0 < `retrieval_subset` <= `retrieval_frames`, got "
                               f"{self.retrieval_subset} and {self.retrieval_frames}")

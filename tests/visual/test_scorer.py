@@ -92,3 +92,16 @@ def test_scorer_round_trips(tmp_path):
     feats, _ = _video(np.random.default_rng(4))
     assert meta["dim"] == DIM
     assert scorer.best_retrieval_subset(nets["retrieval"], feats) == scorer.best_retrieval_subset(net, feats)
+
+
+def test_reduction_baselines_are_selectable():
+    from videorag.config import IngestConfig
+    from videorag.errors import ConfigError
+    from videorag.visual.represent import retrieval_frames
+
+    feats = np.random.default_rng(5).normal(size=(40, DIM)).astype(np.float32)
+    assert retrieval_frames(feats, 8, 4, None, "uniform") == uniform_frames(40, 8)
+    assert retrieval_frames(feats, 8, 4, None, "random") == random_frames(40, 8)
+    assert len(retrieval_frames(feats, 8, 4, None, "kmeans")) == 8
+    with pytest.raises(ConfigError, match="'mean'"):
+        IngestConfig(frame_reduction="mean")

@@ -14,7 +14,6 @@ log = logging.getLogger(__name__)
 class FasterWhisperASR:
     def __init__(self, model: str | None = None, language: str | None = "en",
                  device: str = "auto", compute_type: str = "default", beam_size: int = 1):
-        self._spec = model
         self.language = language
         self.device = device
         self.compute_type = compute_type

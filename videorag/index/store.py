@@ -25,7 +25,6 @@ log = logging.getLogger(__name__)
 
 FORMAT = 1
 META_FILE = "videorag.json"
-UNIT_KINDS = ("segment", "chunk")
 
 
 @dataclass

@@ -144,7 +144,7 @@ class Ingestor:
         images = [f.jpeg for f in record.frames]
         record.frame_vectors = self.visual.embed_images(images)
         chosen = retrieval_frames(record.frame_vectors, cfg.retrieval_frames, cfg.retrieval_subset,
-                                  self.retrieval_net)
+                                  self.retrieval_net, cfg.frame_reduction)
         record.visual_frames = [record.frames[i].t for i in chosen]
         record.visual_vector = video_vector(record.frame_vectors, chosen, self.visual, images)
 

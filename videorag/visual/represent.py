@@ -7,12 +7,13 @@ import numpy as np
 
 from ..embed import normalize
 from .scorer import best_generation_subset, best_retrieval_subset
-from .selection import kmeans_frames, uniform_frames
+from .selection import kmeans_frames, reduce_frames, uniform_frames
 
 
-def retrieval_frames(vectors: np.ndarray, k: int = 8, subset: int = 4, net=None) -> list[int]:
+def retrieval_frames(vectors: np.ndarray, k: int = 8, subset: int = 4, net=None,
+                     reduction: str = "kmeans") -> list[int]:
     """Indices (time order) of the frames that stand for the video in visual retrieval."""
-    candidates = kmeans_frames(vectors, k)
+    candidates = reduce_frames(vectors, k, reduction)
     if net is None or len(candidates) <= subset:
         return candidates
     return [candidates[i] for i in best_retrieval_subset(net, vectors[candidates], subset)]

@@ -116,7 +116,8 @@ def refresh_visual_vectors(rag, net) -> int:
     for video_id in sorted(rag.index.video_ids()):
         times, vectors = rag.index.frame_vectors(video_id)
         if len(times):
-            chosen = retrieval_frames(vectors, cfg.retrieval_frames, cfg.retrieval_subset, net)
+            chosen = retrieval_frames(vectors, cfg.retrieval_frames, cfg.retrieval_subset, net,
+                                      cfg.frame_reduction)
             images = [f.jpeg for f in rag.index.frames(video_id)] if hasattr(rag.visual, "embed_video") else None
             vector = video_vector(vectors, chosen, rag.visual, images)
             rag.index.set_visual(video_id, [float(times[i]) for i in chosen], vector)
