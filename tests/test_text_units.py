@@ -73,3 +73,15 @@ def test_window_chunks_group_by_midpoint():
 def test_split_words():
     assert split_words("a b c d e", 2) == ["a b", "c d", "e"]
     assert split_words("", 3) == [""]
+
+
+def test_chunk_vectors_are_means_of_their_segments():
+    import numpy as np
+
+    from videorag.ingest.pipeline import chunk_vectors
+
+    segs = [Segment(0, 10, "a"), Segment(100, 130, "b"), Segment(130, 140, "c")]
+    vectors = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]], np.float32)
+    chunks = window_chunks(segs, 120, duration=150)
+    out = chunk_vectors(segs, vectors, chunks, 120)
+    assert np.allclose(out, [[np.sqrt(0.5), np.sqrt(0.5)], [0.0, 1.0]])

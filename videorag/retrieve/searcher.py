@@ -19,6 +19,12 @@ def _blas_controller():
     return ThreadpoolController()
 
 
+def single_blas_thread():
+    """A context with numpy's BLAS on one thread: its spinning worker threads would otherwise
+    starve the model runtimes (torch, CTranslate2) sharing the cores."""
+    return _blas_controller().limit(limits=1, user_api="blas")
+
+
 class HybridSearcher:
     """Methods (`config.method`): `textvideorag` (transcripts only), `videorag-v` (frames only:
     the query against each video's frame-based vector), `videorag-vt` (α·text + (1−α)·visual,
@@ -66,7 +72,7 @@ class HybridSearcher:
             return []
         # one BLAS thread: the mat-vecs are memory-bound, and spinning BLAS threads would starve
         # the query embedder's threads (measured: 57 ms → 20 ms per query at 50k segments)
-        with _blas_controller().limit(limits=1, user_api="blas"):
+        with single_blas_thread():
             scores, seg = self.video_scores(query)
         k = min(top_k, len(scores))
         best = np.argpartition(-scores, k - 1)[:k]
