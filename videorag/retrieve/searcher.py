@@ -7,6 +7,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..config import SearchConfig
+from ..errors import IndexError_
 from ..types import Hit
 from .corpus import Corpus
 from .fusion import alpha_fuse, minmax, rrf_fuse
@@ -46,24 +47,24 @@ class HybridSearcher:
         """(score per video, (dense, lexical) scores per segment)."""
         qvec = self.embedder.embed([query])[0]
         c, cfg, n = self.corpus, self.config, len(self.corpus.video_ids)
-        per_level = {}
+        total = np.zeros(n, np.float32)
         for name, level in (("segment", c.segments), ("chunk", c.chunks), ("video", c.videos)):
             dense, lexical = level.vectors @ qvec, level.bm25.scores(query)
-            per_level[name] = (dense, lexical)
-            weight = getattr(cfg, f"{name}_weight")
-            per_level[name + "_max"] = weight * level.per_video_max(self.fuse(dense, lexical), n)
-        total = per_level["segment_max"] + per_level["chunk_max"] + per_level["video_max"]
+            if name == "segment":
+                segment_scores = (dense, lexical)
+            total += getattr(cfg, f"{name}_weight") * level.per_video_max(self.fuse(dense, lexical), n)
         if cfg.method == "textvideorag":
-            return total, per_level["segment"]
+            return total, segment_scores
         visual = self.visual_scores(query)
         if cfg.method == "videorag-v":
-            return visual, per_level["segment"]
+            return visual, segment_scores
         a = cfg.visual_alpha
-        return a * minmax(total) + (1 - a) * minmax(visual), per_level["segment"]
+        return a * minmax(total) + (1 - a) * minmax(visual), segment_scores
 
     def visual_scores(self, query: str) -> np.ndarray:
         if self.visual is None or self.corpus.visual is None:
-            raise ValueError("visual retrieval needs a visual embedder and frame vectors in the corpus")
+            raise IndexError_(f"method {self.config.method!r} needs frame vectors and a visual embedder",
+                              "index with --visual BACKEND --visual-model FOLDER")
         return self.corpus.visual @ self.visual.embed_texts([query])[0]
 
     def search(self, query: str, top_k: int | None = None) -> list[Hit]:
