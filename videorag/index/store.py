@@ -204,15 +204,13 @@ class VideoIndex:
         self._tables["videos"].update(where=f"video_id = {_quote(video_id)}",
                                       values={"path": path, "size": size, "mtime_ns": mtime_ns})
 
-    def remove(self, video_id: str) -> bool:
-        """Drop a video and all its rows. Returns whether it was indexed."""
-        known = video_id in self.video_ids()
+    def remove(self, video_id: str) -> None:
+        """Drop a video and all its rows (nothing happens when it is not indexed)."""
         where = f"video_id = {_quote(video_id)}"
         self._tables["videos"].delete(where)  # first: its other rows become orphans, never dangling
         for name in self._tables:
             if name != "videos":
                 self._tables[name].delete(where)
-        return known
 
     def remove_orphans(self) -> int:
         live = self.video_ids()
