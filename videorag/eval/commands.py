@@ -27,7 +27,7 @@ def cmd_retrieval(args, config):
     transcripts, items = load_corpus(args)
     index = _transcript_index(args, config, transcripts)
     methods = list(METHODS) if args.method == "all" else [args.method]
-    results = [evaluate_retrieval(items, lambda q, m=m: index.rank(m, q), m, show_progress=config.show_progress)
+    results = [evaluate_retrieval(items, lambda it, m=m: index.rank(m, it.query, question=it.question), m, show_progress=config.show_progress)
                for m in methods]
     for r in results:
         r["alpha"] = index.config.alpha
@@ -43,7 +43,7 @@ def cmd_sweep(args, config):
     sweep = []
     for alpha in np.linspace(0.0, 1.0, args.steps):
         index.config.alpha = float(alpha)
-        r = evaluate_retrieval(items, lambda q: index.rank("hybrid", q), f"hybrid α={alpha:.1f}")
+        r = evaluate_retrieval(items, lambda it: index.rank("hybrid", it.query), f"hybrid α={alpha:.1f}")
         r["alpha"] = round(float(alpha), 3)
         sweep.append(r)
     if args.out is not None:
@@ -83,7 +83,7 @@ def _context(args, config, transcripts):
     if method == "textvideorag":
         index = _transcript_index(args, config, transcripts)
         return lambda item: [transcript_evidence(v, transcripts[v], item.query)
-                             for v in index.rank("best", item.query, k=config.generate.videos)]
+                             for v in index.rank("best", item.query, config.generate.videos, item.question)]
     if method == "textrag":
         if args.documents is None:
             raise ConfigError("textrag needs a document corpus", "pass --documents FILE.jsonl ({id, text} lines)")
@@ -125,9 +125,9 @@ def cmd_index(args, config):
     rag = VideoRAG(args.index, config)
     hits = {}
 
-    def rank(query):
-        hits[query] = rag.search(query, top_k=10)
-        return [h.video_id for h in hits[query]]
+    def rank(item):
+        hits[item.query] = rag.search(item.query, top_k=10)
+        return [h.video_id for h in hits[item.query]]
 
     result = evaluate_retrieval(items, rank, config.search.method, show_progress=config.show_progress)
     windowed = [it for it in items if it.windows]

@@ -16,12 +16,12 @@ from . import metrics
 from .datasets import EvalItem
 
 
-def evaluate_retrieval(items: list[EvalItem], rank: Callable[[str], list[str]], method: str,
+def evaluate_retrieval(items: list[EvalItem], rank: Callable[[EvalItem], list[str]], method: str,
                        k: int = 10, show_progress: bool = False) -> dict:
     ranked, latency = [], []
     for item in tqdm(items, disable=not show_progress, desc=f"retrieval {method}"):
         start = time.perf_counter()
-        ranked.append(rank(item.query)[:k])
+        ranked.append(rank(item)[:k])
         latency.append((time.perf_counter() - start) * 1000)
     scores = metrics.retrieval_scores(items, ranked)
     result = {"method": method, "n": len(items)}

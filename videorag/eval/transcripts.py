@@ -6,8 +6,13 @@ Features per video, computed once and cached (embeddings are the slow part):
 - dense: the embedder over the transcript's opening pieces — where how-to videos say what they
   are about — scored by the best piece.
 
-Methods (by name): `bm25`, `dense`, `hybrid` (α·dense + (1−α)·BM25), `best` (the shipped
-text-only method: hybrid with the phrase signal, fused the same way).
+Methods (by name): `bm25`, `dense`, `hybrid` (α·dense + (1−α)·BM25), and `best`, the shipped
+text-only method, in two stages:
+1. hybrid with the phrase signal in the lexical part, plus the dense score of the item's question
+   phrasing when the dataset gives one (WikiHowQA's "How To …" next to the task title);
+2. the top `rerank_depth` are re-scored by centrality (the cluster hypothesis): cosine of each
+   video's BM25 term vector to the others', weighted by their first-stage scores. The videos a
+   search engine returns for a task share vocabulary; the most typical of them ranks high.
 """
 from __future__ import annotations
 
@@ -35,11 +40,17 @@ class TranscriptIndexConfig:
     pieces: int = 2               # pieces embedded per transcript, from the start
     alpha: float = 0.5            # dense weight in `hybrid` and `best`
     bigram_weight: float = 0.2    # share of the phrase signal inside the lexical score of `best`
+    question_weight: float = 0.6  # `best`: weight of the question phrasing's dense score
+    rerank_depth: int = 30        # `best`: first-stage videos re-scored by centrality
+    centrality_weight: float = 1.5
+    centroid_power: float = 3.0   # first-stage scores (in [0, 1]) are raised to this as neighbour weights
 
     def __post_init__(self) -> None:
-        if min(self.intro_words, self.piece_words) < 8 or self.pieces < 1:
-            raise ConfigError("need intro_words, piece_words >= 8 and pieces >= 1, got "
-                              f"{self.intro_words}, {self.piece_words}, {self.pieces}")
+        if min(self.intro_words, self.piece_words) < 8 or self.pieces < 1 or self.rerank_depth < 1:
+            raise ConfigError("need intro_words, piece_words >= 8 and pieces, rerank_depth >= 1, got "
+                              f"{self.intro_words}, {self.piece_words}, {self.pieces}, {self.rerank_depth}")
+        if min(self.question_weight, self.centrality_weight, self.centroid_power) < 0:
+            raise ConfigError("question_weight, centrality_weight and centroid_power must be >= 0")
         for name in ("alpha", "bigram_weight"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ConfigError(f"`{name}` must be in [0, 1], got {getattr(self, name)!r}")
@@ -103,19 +114,39 @@ class TranscriptIndex:
         return (1 - w) * minmax(scores) + w * minmax(self.bigram.scores(query))
 
     def scores(self, method: str, query: str) -> np.ndarray:
+        """One-stage scores of every video (`best` is ranked by `rank`, not scored here)."""
         a = self.config.alpha
         if method == "bm25":
             return self.unigram.scores(query)
         if method == "dense":
             return self.dense(query)
-        if method == "hybrid":
-            return a * minmax(self.dense(query)) + (1 - a) * minmax(self.lexical(query, phrase=False))
-        if method == "best":
-            return a * minmax(self.dense(query)) + (1 - a) * minmax(self.lexical(query, phrase=True))
+        if method in ("hybrid", "best"):
+            return a * minmax(self.dense(query)) + (1 - a) * minmax(self.lexical(query, phrase=method == "best"))
         raise ConfigError(f"unknown retrieval method {method!r}", f"choose one of: {', '.join(METHODS)}")
 
-    def rank(self, method: str, query: str, k: int = 10) -> list[str]:
+    def rank(self, method: str, query: str, k: int = 10, question: str | None = None) -> list[str]:
+        """The `k` best video ids. `question` is another phrasing of the query (used by `best`)."""
         scores = self.scores(method, query)
-        k = min(k, len(scores))
-        top = np.argpartition(-scores, k - 1)[:k]
-        return [self.ids[i] for i in top[np.argsort(-scores[top], kind="stable")]]
+        order = _top(scores, max(k, self.config.rerank_depth) if method == "best" else k)
+        if method == "best":
+            order = self._rerank(order, scores, question)
+        return [self.ids[i] for i in order[:k]]
+
+    def _rerank(self, order: np.ndarray, scores: np.ndarray, question: str | None) -> np.ndarray:
+        cfg = self.config
+        head = order[:cfg.rerank_depth]
+        base = minmax(scores[head])
+        if question and cfg.question_weight:
+            qvec = self.embedder.embed([question])[0]
+            base = base + cfg.question_weight * minmax((self.vectors[head] @ qvec).max(axis=1))
+        vectors = self.unigram.doc_vectors(head)
+        similarity = (vectors @ vectors.T).toarray()
+        base = base + cfg.centrality_weight * minmax(similarity @ minmax(base) ** cfg.centroid_power)
+        return np.concatenate([head[np.argsort(-base, kind="stable")], order[cfg.rerank_depth:]])
+
+
+def _top(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the `k` highest scores, best first."""
+    k = min(k, len(scores))
+    top = np.argpartition(-scores, k - 1)[:k]
+    return top[np.argsort(-scores[top], kind="stable")]

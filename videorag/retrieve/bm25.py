@@ -33,7 +33,16 @@ class BM25:
         data = tf.data * (k1 + 1) / (tf.data + np.repeat(norm, np.diff(tf.indptr)))
         weights = sparse.csr_matrix((data * self.idf[tf.indices], tf.indices, tf.indptr), shape=tf.shape)
         self._weights = weights.tocsc()
+        self._rows: sparse.csr_matrix | None = None
         self.size = len(texts)
+
+    def doc_vectors(self, rows: np.ndarray) -> sparse.csr_matrix:
+        """The documents' BM25 term-weight vectors, L2-normalised (cosine = dot product)."""
+        if self._rows is None:
+            csr = self._weights.tocsr()
+            norms = np.sqrt(np.asarray(csr.multiply(csr).sum(axis=1)).ravel())
+            self._rows = sparse.diags(1 / np.maximum(norms, 1e-12)) @ csr
+        return self._rows[rows]
 
     def scores(self, query: str) -> np.ndarray:
         terms = Counter(t for t in self.analyzer(query) if t in self.vocab)

@@ -1,0 +1,43 @@
+"""The transcript retriever behind `videorag eval retrieval`: the centrality re-ranking of `best`."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from videorag.embed.hashing import HashingEmbedder
+from videorag.errors import ConfigError
+from videorag.eval.transcripts import TranscriptIndex, TranscriptIndexConfig
+from videorag.retrieve.bm25 import BM25
+
+GARDEN = "seedlings in rich soil, water them every morning, full sunlight, stake and prune the vines"
+TRANSCRIPTS = {
+    # a short off-topic video matches the query best; four on-topic videos share their vocabulary
+    "paint": "grow tomatoes in a painting, acrylic on canvas, brush and palette",
+    **{f"garden{i}": f"how to grow tomatoes, {GARDEN} {extra}" for i, extra in
+       enumerate(["then harvest", "mulch helps", "compost first", "pick them red"])},
+    "bread": "how to bake sourdough bread, feed the starter and knead the dough",
+}
+
+
+def index(**overrides) -> TranscriptIndex:
+    return TranscriptIndex(TRANSCRIPTS, HashingEmbedder(), TranscriptIndexConfig(**overrides))
+
+
+def test_centrality_lifts_the_typical_video_over_a_keyword_match():
+    assert index(centrality_weight=0.0, question_weight=0.0).rank("best", "grow tomatoes")[0] == "paint"
+    ranked = index().rank("best", "grow tomatoes", k=6, question="How to Grow Tomatoes")
+    assert ranked[0].startswith("garden") and ranked.index("paint") >= 4
+    assert sorted(ranked) == sorted(TRANSCRIPTS)
+
+
+def test_doc_vectors_are_unit_length():
+    bm25 = BM25(list(TRANSCRIPTS.values()))
+    vectors = bm25.doc_vectors(np.arange(len(TRANSCRIPTS)))
+    assert np.allclose(np.asarray(vectors.multiply(vectors).sum(axis=1)).ravel(), 1.0)
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ConfigError):
+        TranscriptIndexConfig(rerank_depth=0)
+    with pytest.raises(ConfigError):
+        TranscriptIndexConfig(centrality_weight=-1)
