@@ -7,6 +7,7 @@ out=${1:-results/wikihow}
 videorag eval reproduce --bertscore-model '' --out "$out"
 videorag eval retrieval --method all --out "$out"
 videorag eval sweep --out "$out"
+python benchmarks/eval_best_ablation.py --out "$out"
 for gen in extractive llamacpp; do
   for method in naive textvideorag oracle; do
     videorag eval generation --method "$method" --generator "$gen" --limit 100 --bertscore-model '' --out "$out"
