@@ -27,8 +27,8 @@ def cmd_retrieval(args, config):
     transcripts, items = load_corpus(args)
     index = _transcript_index(args, config, transcripts)
     methods = list(METHODS) if args.method == "all" else [args.method]
-    results = [evaluate_retrieval(items, lambda it, m=m: index.rank(m, it.query, question=it.question), m, show_progress=config.show_progress)
-               for m in methods]
+    results = [evaluate_retrieval(items, lambda it, m=m: index.rank(m, it.query, question=it.question), m,
+                                  show_progress=config.show_progress) for m in methods]
     for r in results:
         r["alpha"] = index.config.alpha
     write_report(args, "retrieval", [("Retrieval (first-gold Recall is the paper's definition)",

@@ -102,9 +102,10 @@ class TranscriptIndex:
         return vectors
 
     # -- scoring --------------------------------------------------------------------------------
-    def dense(self, query: str) -> np.ndarray:
+    def dense(self, query: str, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """Best-piece similarity of `query` to each video (or to the videos at `rows`)."""
         qvec = self.embedder.embed([query])[0]
-        return (self.vectors @ qvec).max(axis=1)
+        return (self.vectors[rows] @ qvec).max(axis=1)
 
     def lexical(self, query: str, phrase: bool) -> np.ndarray:
         scores = self.unigram.scores(query)
@@ -137,8 +138,7 @@ class TranscriptIndex:
         head = order[:cfg.rerank_depth]
         base = minmax(scores[head])
         if question and cfg.question_weight:
-            qvec = self.embedder.embed([question])[0]
-            base = base + cfg.question_weight * minmax((self.vectors[head] @ qvec).max(axis=1))
+            base = base + cfg.question_weight * minmax(self.dense(question, head))
         vectors = self.unigram.doc_vectors(head)
         similarity = (vectors @ vectors.T).toarray()
         base = base + cfg.centrality_weight * minmax(similarity @ minmax(base) ** cfg.centroid_power)
