@@ -4,7 +4,8 @@ import pytest
 from videorag.config import SearchConfig
 from videorag.embed.hashing import HashingEmbedder
 from videorag.errors import ConfigError
-from videorag.retrieve import Corpus, HybridSearcher, Level
+from videorag.methods import create_method
+from videorag.retrieve import Corpus, Level, Searcher
 from videorag.retrieve.bm25 import BM25
 from videorag.retrieve.fusion import alpha_fuse, minmax, reciprocal_ranks, rrf_fuse
 from videorag.retrieve.text import tokenize
@@ -48,8 +49,9 @@ def _corpus(embedder) -> Corpus:
 @pytest.mark.parametrize("fusion", ["alpha", "rrf"])
 def test_search_one_hit_per_video_pointing_at_best_segment(fusion):
     embedder = HashingEmbedder()
-    searcher = HybridSearcher(_corpus(embedder), embedder, SearchConfig(fusion=fusion))
-    hits = searcher.search("how do I patch a tube", top_k=3)
+    config = SearchConfig(fusion=fusion)
+    hits = Searcher(_corpus(embedder), embedder).search("how do I patch a tube", create_method("textvideorag", config),
+                                                        config, top_k=3)
     assert [h.video_id for h in hits][0] == "bike"
     assert len({h.video_id for h in hits}) == 3
     assert (hits[0].start, hits[0].end, hits[0].text) == (4.0, 8.0, "patch the inner tube with glue")

@@ -5,6 +5,7 @@ One-call helpers over the composable :class:`VideoRAG` pipeline::
     import videorag
     report = videorag.index(["videos/"], "my-index")
     hits = videorag.search("how do I remove rust", "my-index", top_k=3)
+    moments = videorag.search("how do I remove rust", "my-index", moments=True)
     answer = videorag.ask("how long does the glue need to dry?", "my-index")
     print(answer.answer, answer.citations)
 """
@@ -31,9 +32,11 @@ def index(paths: list[str | Path], index_dir: str | Path, config: Config | None 
     return VideoRAG(index_dir, config).add(paths)
 
 
-def search(query: str, index_dir: str | Path, top_k: int = 5, config: Config | None = None) -> list[Hit]:
-    """Best videos for `query`, each pointing at its best-matching segment."""
-    return VideoRAG(index_dir, config).search(query, top_k)
+def search(query: str, index_dir: str | Path, top_k: int = 5, config: Config | None = None, *,
+           method: str | None = None, moments: bool = False) -> list[Hit]:
+    """Best videos for `query`, each at its best moment; with `moments`, the best moments across
+    the collection (several per video). `method` names a registered retrieval method."""
+    return VideoRAG(index_dir, config).search(query, top_k, method=method, moments=moments)
 
 
 def ask(question: str, index_dir: str | Path, generator: str = "extractive",

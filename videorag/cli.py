@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from .config import SEARCH_METHODS, Config, EmbedConfig, GenerateConfig, IngestConfig, SearchConfig
+from .config import Config, EmbedConfig, GenerateConfig, IngestConfig, SearchConfig
 from .errors import VideoRAGError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
@@ -24,8 +24,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _search_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--method", dest="search_method", choices=SEARCH_METHODS, default="textvideorag",
-                        help="text only, frames only, or both (default %(default)s)")
+    from .methods import METHODS
+
+    parser.add_argument("--method", dest="search_method", choices=METHODS.names(), default="textvideorag",
+                        metavar="NAME", help="retrieval method: " + ", ".join(METHODS.names())
+                        + " (default %(default)s; see README)")
     parser.add_argument("--visual-alpha", type=float, default=SearchConfig.visual_alpha,
                         help="videorag-vt: weight of text against frames (default %(default)s)")
     parser.add_argument("--fusion", choices=("alpha", "rrf"), default="alpha")
@@ -46,6 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also embed frames: clip | siglip | xclip | open-clip")
     p.add_argument("--visual-model", default=None, metavar="FOLDER_OR_ID",
                    help="weights for --visual (a local folder or hub id; random-tiny for tests)")
+    p.add_argument("--captions", default=None, metavar="NAME",
+                   help="also caption every sampled frame: ocr (on-screen text, offline) | openai (a VLM server)")
+    p.add_argument("--caption-model", default=None, metavar="MODEL",
+                   help="ocr: Tesseract language (default eng); openai: the server's model")
     _common(p)
     p = sub.add_parser("remove", help="drop videos (by id or path) from the index")
     p.add_argument("targets", nargs="+", metavar="ID_OR_PATH")
@@ -53,9 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("info", help="what is indexed, sizes, models")
     p.add_argument("--json", action="store_true")
     _common(p)
-    p = sub.add_parser("search", help="best videos for a query, each with its best segment")
+    p = sub.add_parser("search", help="best videos for a query, each at its best moment")
     p.add_argument("query")
-    p.add_argument("--top-k", type=int, default=SearchConfig.top_k)
+    p.add_argument("--top-k", type=int, default=SearchConfig.top_k, help="results (default %(default)s)")
+    p.add_argument("--moments", action="store_true",
+                   help="the best moments across the collection (several per video), not one per video")
     _search_options(p)
     _common(p)
     p = sub.add_parser("ask", help="answer a question with timestamped citations")
@@ -96,7 +105,8 @@ def _opt(args: argparse.Namespace, name: str, default):
 def make_config(args: argparse.Namespace) -> Config:
     ingest = IngestConfig(fps=_opt(args, "fps", IngestConfig.fps), asr_model=_opt(args, "asr_model", None),
                           chunk_seconds=_opt(args, "chunk_seconds", IngestConfig.chunk_seconds),
-                          visual=_opt(args, "visual", None), visual_model=_opt(args, "visual_model", None))
+                          visual=_opt(args, "visual", None), visual_model=_opt(args, "visual_model", None),
+                          captioner=_opt(args, "captions", None), caption_model=_opt(args, "caption_model", None))
     search = SearchConfig(fusion=_opt(args, "fusion", "alpha"), alpha=_opt(args, "alpha", SearchConfig.alpha),
                           method=_opt(args, "search_method", "textvideorag"),
                           visual_alpha=_opt(args, "visual_alpha", SearchConfig.visual_alpha))
@@ -150,7 +160,7 @@ def cmd_info(rag, args) -> int:
 
 
 def cmd_search(rag, args) -> int:
-    hits = rag.search(args.query, args.top_k)
+    hits = rag.search(args.query, args.top_k, moments=args.moments)
     if args.json:
         _print_json({"query": args.query, "results": [h.to_dict() for h in hits]})
         return EXIT_OK

@@ -29,8 +29,14 @@ class IngestConfig:
     retrieval_frames: int = 8         # k of k-means++ over a video's frames, for retrieval
     retrieval_subset: int = 4         # frames of those k the learned scorer keeps (paper: 4 of 8)
     frame_reduction: str = "kmeans"   # kmeans | uniform | random (the paper's Appendix C baselines)
+    captioner: str | None = None      # frame captions (ocr | openai) stored in the index; None = off
+    caption_model: str | None = None  # ocr: Tesseract language (default eng); openai: server model
+    caption_base_url: str | None = None  # openai: server URL (default $OPENAI_BASE_URL)
 
     def __post_init__(self) -> None:
+        if (self.caption_model or self.caption_base_url) and not self.captioner:
+            raise ConfigError(f"`caption_model` ({self.caption_model!r}) and `caption_base_url` "
+                              f"({self.caption_base_url!r}) need `captioner` (ocr | openai), got None")
         for name in ("fps", "frame_max_side", "chunk_seconds", "max_segment_seconds"):
             _positive(name, getattr(self, name))
         if not 1 <= self.jpeg_quality <= 100:
@@ -58,31 +64,79 @@ class EmbedConfig:
         _positive("batch_size", self.batch_size)
 
 
-SEARCH_METHODS = ("textvideorag", "videorag-v", "videorag-vt")
+@dataclass
+class MomentConfig:
+    """Moment localisation inside a video (see `videorag.retrieve.moments`)."""
+
+    max_seconds: float = 30.0     # a moment is at most this long
+    topic_discount: float = 1.0   # β: weight of what the query shares with the video's own topic
+    lexical_weight: float = 0.3   # within-video BM25 share, beside the discounted dense score
+    context_weight: float = 0.5   # share of the neighbouring segments' scores
+    widen_ratio: float = 0.7      # neighbours scoring at least this share of the peak join it
+    per_video: int = 5            # moments kept per video
+    pool_videos: int = 10         # `--moments`: best videos whose moments compete
+    video_weight: float = 0.5     # `--moments`: weight of the video's score beside the moment's
+
+    def __post_init__(self) -> None:
+        _positive("max_seconds", self.max_seconds)
+        _positive("per_video", self.per_video)
+        _positive("pool_videos", self.pool_videos)
+        for name in ("lexical_weight", "widen_ratio", "video_weight"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ConfigError(f"`moments.{name}` must be in [0, 1], got {getattr(self, name)!r}")
+        if min(self.topic_discount, self.context_weight) < 0:
+            raise ConfigError(f"`moments.topic_discount` and `moments.context_weight` must be >= 0, got "
+                              f"{self.topic_discount} and {self.context_weight}")
+
+
+@dataclass
+class BestConfig:
+    """Settings of the `hybrid` and `best` methods (video-level text retrieval)."""
+
+    alpha: float = 0.5            # dense weight against the lexical score
+    bigram_weight: float = 0.2    # `best`: share of the phrase signal inside the lexical score
+    question_weight: float = 0.6  # `best`: dense score of the query's other phrasing, when given
+    evidence_weight: float = 0.0  # `best`: the video's best segment (evidence anywhere in it)
+    rerank_depth: int = 30        # `best`: first-stage videos re-scored by centrality
+    centrality_weight: float = 1.5
+    centroid_power: float = 3.0   # first-stage scores (in [0, 1]) raised to this as neighbour weights
+
+    def __post_init__(self) -> None:
+        _positive("rerank_depth", self.rerank_depth)
+        for name in ("question_weight", "evidence_weight", "centrality_weight", "centroid_power"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"`best.{name}` must be >= 0, got {getattr(self, name)!r}")
+        for name in ("alpha", "bigram_weight"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ConfigError(f"`best.{name}` must be in [0, 1], got {getattr(self, name)!r}")
 
 
 @dataclass
 class SearchConfig:
-    method: str = "textvideorag"      # text only | visual only | α·text + (1−α)·visual
+    method: str = "textvideorag"      # a registered method: `videorag search --help` lists them
     visual_alpha: float = 0.6         # α of videorag-vt (the paper's best range is 0.5–0.7)
     top_k: int = 5
     fusion: str = "alpha"             # "alpha": α·dense + (1−α)·bm25 on normalised scores; "rrf"
     alpha: float = 0.6                # weight of the dense score in α fusion
-    segment_alpha: float = 0.9       # dense weight when picking the best segment inside a video
     rrf_k: int = 60
     candidates: int = 300             # per-retriever candidate pool before fusion
     segment_weight: float = 0.5       # video score = mix of best segment, chunk and whole-video
     chunk_weight: float = 0.3
     video_weight: float = 0.2
+    moments: MomentConfig = field(default_factory=MomentConfig)
+    best: BestConfig = field(default_factory=BestConfig)
+    frames: int = 10                  # rag-adapter: frames (moments) returned per video, K
+    mmr_theta: float = 0.7            # rag-adapter: MMR penalty θ on redundancy
+    first_stage: int = 50             # rag-adapter: frames kept by the cheaper signal before refining
 
     def __post_init__(self) -> None:
         _positive("top_k", self.top_k)
         _positive("candidates", self.candidates)
-        if self.method not in SEARCH_METHODS:
-            raise ConfigError(f"`method` must be one of {', '.join(SEARCH_METHODS)}, got {self.method!r}")
+        _positive("frames", self.frames)
+        _positive("first_stage", self.first_stage)
         if self.fusion not in ("alpha", "rrf"):
             raise ConfigError(f"`fusion` must be 'alpha' or 'rrf', got {self.fusion!r}")
-        for name in ("alpha", "segment_alpha", "visual_alpha"):
+        for name in ("alpha", "visual_alpha", "mmr_theta"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ConfigError(f"`{name}` must be in [0, 1], got {getattr(self, name)!r}")
         weights = (self.segment_weight, self.chunk_weight, self.video_weight)

@@ -39,3 +39,7 @@ class UnknownBackendError(VideoRAGError, KeyError):
 
 class GenerationError(VideoRAGError):
     """A generator backend failed (server unreachable, bad response)."""
+
+
+class CaptionError(VideoRAGError):
+    """A captioner backend failed on a video's frames."""

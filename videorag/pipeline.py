@@ -4,13 +4,13 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-import numpy as np
-
 from .config import Config
 from .embed import create_embedder
 from .errors import IndexError_
 from .generate import Evidence, create_generator
 from .index import VideoIndex
+from .methods import VISUAL
+from .retrieve.base import Query
 from .types import Answer, Hit, IngestReport, Segment
 
 log = logging.getLogger(__name__)
@@ -90,6 +90,20 @@ class VideoRAG:
             self._frame_nets = load(path)[0] if path.is_file() else {}
         return self._frame_nets
 
+    @property
+    def captioner(self):
+        """The frame captioner: the configured one, else the one the index was built with
+        (a captioned index stays complete); None when captions are off."""
+        if getattr(self, "_captioner", None) is None:
+            from .caption import create_captioner
+
+            cfg = self.config.ingest
+            known = (self._index.meta if self._index else {}).get("captioner") or {}
+            if name := cfg.captioner or known.get("name"):
+                model = cfg.caption_model if cfg.captioner else known.get("model")
+                self._captioner = create_captioner(name, model, cfg.caption_base_url)
+        return getattr(self, "_captioner", None)
+
     # -- operations -------------------------------------------------------------------------
     def add(self, paths: list[str | Path]) -> IngestReport:
         from .ingest import Ingestor
@@ -105,7 +119,8 @@ class VideoRAG:
         elif self._index.has_visual:  # keep a visual index complete
             visual = self.visual
         net = self.frame_nets.get("retrieval") if visual is not None else None
-        return Ingestor(self.index, self.config, self.asr, self.embedder, visual, net).run(list(paths))
+        return Ingestor(self.index, self.config, self.asr, self.embedder, visual, net,
+                        captioner=self.captioner).run(list(paths))
 
     def remove(self, targets: list[str]) -> list[str]:
         """Drop videos given by id or by path; returns the ids removed."""
@@ -123,15 +138,20 @@ class VideoRAG:
         return self.index.stats()
 
     def searcher(self):
-        from .retrieve import Corpus, HybridSearcher
+        """The index's searcher, rebuilt when another process (or this one) changed the index."""
+        from .retrieve import Corpus, Searcher
 
         version = self.index.version()
         if self._searcher is None or version != self._searcher_version:
-            visual = self._checked_visual() if self.config.search.method != "textvideorag" else None
-            self._searcher = HybridSearcher(Corpus.from_index(self.index), self.embedder, self.config.search,
-                                            visual)
+            self._searcher = Searcher(Corpus.from_index(self.index), self.embedder, index=self.index)
             self._searcher_version = version
         return self._searcher
+
+    def method(self, name: str | None = None):
+        """A registered retrieval method by name (default: the configured one)."""
+        from .methods import create_method
+
+        return create_method(name or self.config.search.method, self.config.search)
 
     def _checked_visual(self):
         if not self.index.has_visual:
@@ -141,37 +161,49 @@ class VideoRAG:
         self.index.check_visual(self.visual.model_name, self.visual.dim)
         return self.visual
 
-    def search(self, query: str, top_k: int | None = None) -> list[Hit]:
-        if not query.strip():
+    def search(self, query: str | Query, top_k: int | None = None, *, method: str | None = None,
+               moments: bool = False) -> list[Hit]:
+        """Best videos for `query`, each at its best moment; with `moments`, the best moments
+        across the collection (several per video). `method` names a registered method."""
+        text = query.text if isinstance(query, Query) else query
+        if not text.strip():
             raise IndexError_("the query is empty", "ask something, e.g. 'how to change a tire'")
-        hits = self.searcher().search(query, top_k)
-        if self.config.search.method == "videorag-v":  # point at the best-matching frame's moment
-            qvis = self.visual.embed_texts([query])[0]
-            hits = [self._visual_moment(hit, qvis) for hit in hits]
-        return hits
+        chosen = self.method(method)
+        searcher = self.searcher()
+        if chosen.name in VISUAL and searcher.visual is None and (
+                chosen.name != "rag-adapter" or self.index.has_visual):
+            searcher.visual = self._checked_visual()
+        return searcher.search(query, chosen, self.config.search, top_k, moments)
 
-    def _visual_moment(self, hit: Hit, qvis) -> Hit:
-        times, vectors = self.index.frame_vectors(hit.video_id)
-        if not len(times):
-            return hit
-        t = float(times[int(np.argmax(vectors @ qvis))])
-        segment = next((s for s in self.index.segments(hit.video_id) if s.start <= t <= s.end), None)
-        start, end, text = (segment.start, segment.end, segment.text) if segment else (t, t + 1.0, "")
-        return Hit(hit.video_id, hit.path, start, end, hit.score, text)
-
-    def ask(self, question: str) -> Answer:
-        cfg = self.config.generate
-        hits = self.search(question, top_k=cfg.videos)
-        evidence = [self.evidence(hit, question) for hit in hits]
+    def ask(self, question: str, *, method: str | None = None) -> Answer:
+        """Answer from the best moments of the best videos, citing those moments."""
+        chosen = self.method(method)
+        hits = self.search(question, top_k=self.config.generate.videos, method=chosen.name)
+        evidence = [self.evidence(hit, question, chosen) for hit in hits]
         return self.generator.generate(question, evidence)
 
-    def evidence(self, hit: Hit, question: str = "", context_words: int = 250) -> Evidence:
-        """The hit's segment with neighbours up to `context_words`, and frames of the video."""
+    def evidence(self, hit: Hit, question: str = "", method=None, context_words: int = 250) -> Evidence:
+        """The hit's moment with neighbouring segments up to `context_words`, and frames of the
+        video; a method that selects its own evidence (rag-adapter) gives frames and lines."""
+        if hasattr(method, "generation_evidence"):
+            return self._selected_evidence(hit, question, method)
         segments = self.index.segments(hit.video_id)
         frames = []
-        if self.config.generate.frames_per_video and self.config.generate.backend == "openai":
+        if self._wants_frames():
             frames = self.generation_frames(hit.video_id, question)
         return Evidence(hit, excerpt(segments, hit.start, context_words), frames)
+
+    def _wants_frames(self) -> bool:
+        return bool(self.config.generate.frames_per_video) and self.config.generate.backend == "openai"
+
+    def _selected_evidence(self, hit: Hit, question: str, method) -> Evidence:
+        searcher = self.searcher()
+        qc, _ = searcher.rank(Query(question), method, self.config.search)
+        times, rows = method.generation_evidence(qc, searcher.corpus.video_ids.index(hit.video_id))
+        level = searcher.corpus.segments
+        lines = [Segment(float(level.starts[r]), float(level.ends[r]), level.texts[r]) for r in rows]
+        frames = [f for f in self.index.frames(hit.video_id) if f.t in set(times)] if self._wants_frames() else []
+        return Evidence(hit, lines, frames)
 
     def generation_frames(self, video_id: str, question: str) -> list:
         """Frames for the generator: k-means++ candidates, the learned query-aware choice when

@@ -93,3 +93,12 @@ class IngestReport:
     def summary(self) -> str:
         parts = [f"{self.count(s)} {s}" for s in ("added", "moved", "unchanged", "failed")]
         return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Caption:
+    """A sampled frame described in words (on-screen text or a VLM caption, with what is said
+    around it), at the frame's timestamp."""
+
+    t: float
+    text: str

@@ -1,12 +1,16 @@
-"""The transcript retriever behind `videorag eval retrieval`: the centrality re-ranking of `best`."""
+"""The bench's `best` method, ranked through the registry over a transcript corpus: the
+centrality re-ranking and the question phrasing."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from videorag.config import BestConfig, SearchConfig
 from videorag.embed.hashing import HashingEmbedder
 from videorag.errors import ConfigError
-from videorag.eval.transcripts import TranscriptIndex, TranscriptIndexConfig
+from videorag.eval.transcripts import TranscriptCorpusConfig, transcript_corpus
+from videorag.methods import create_method
+from videorag.retrieve import Query, Searcher
 from videorag.retrieve.bm25 import BM25
 
 GARDEN = "seedlings in rich soil, water them every morning, full sunlight, stake and prune the vines"
@@ -19,13 +23,16 @@ TRANSCRIPTS = {
 }
 
 
-def index(**overrides) -> TranscriptIndex:
-    return TranscriptIndex(TRANSCRIPTS, HashingEmbedder(), TranscriptIndexConfig(**overrides))
+def rank(query: Query, k: int = 10, **best) -> list[str]:
+    embedder = HashingEmbedder()
+    config = SearchConfig(best=BestConfig(**best))
+    searcher = Searcher(transcript_corpus(TRANSCRIPTS, embedder, TranscriptCorpusConfig(segment_words=8)), embedder)
+    return searcher.rank_ids(query, create_method("best", config), config, k)
 
 
 def test_centrality_lifts_the_typical_video_over_a_keyword_match():
-    assert index(centrality_weight=0.0, question_weight=0.0).rank("best", "grow tomatoes")[0] == "paint"
-    ranked = index().rank("best", "grow tomatoes", k=6, question="How to Grow Tomatoes")
+    assert rank(Query("grow tomatoes"), centrality_weight=0.0, question_weight=0.0)[0] == "paint"
+    ranked = rank(Query("grow tomatoes", "How to Grow Tomatoes"), k=6)
     assert ranked[0].startswith("garden") and ranked.index("paint") >= 4
     assert sorted(ranked) == sorted(TRANSCRIPTS)
 
@@ -38,6 +45,8 @@ def test_doc_vectors_are_unit_length():
 
 def test_bad_settings_are_refused():
     with pytest.raises(ConfigError):
-        TranscriptIndexConfig(rerank_depth=0)
+        BestConfig(rerank_depth=0)
     with pytest.raises(ConfigError):
-        TranscriptIndexConfig(centrality_weight=-1)
+        BestConfig(centrality_weight=-1)
+    with pytest.raises(ConfigError):
+        TranscriptCorpusConfig(intro_words=2)

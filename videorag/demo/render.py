@@ -25,9 +25,22 @@ PALETTE = [(38, 70, 83), (42, 157, 143), (233, 196, 106), (244, 162, 97), (231, 
 
 @dataclass(frozen=True)
 class HowTo:
+    """A narrated video: one spoken step after another. `slides` optionally gives each step's
+    slide text (e.g. a chapter heading, as real recordings show); by default a step's slide
+    shows what is said."""
+
     slug: str
     title: str
     steps: tuple[str, ...]
+    slides: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.slides and len(self.slides) != len(self.steps):
+            raise ValueError(f"`slides` needs one text per step: got {len(self.slides)} slides "
+                             f"for {len(self.steps)} steps")
+
+    def slide(self, i: int) -> str:
+        return self.slides[i] if self.slides else self.steps[i]
 
 
 @dataclass(frozen=True)
@@ -67,9 +80,10 @@ def _slide(title: str, text: str, color: tuple, size: tuple[int, int]) -> np.nda
 
 
 def render(howto: HowTo, path: Path, fps: int = 10, size: tuple[int, int] = (480, 270),
-           audio: bool = True, gop: int | None = None) -> list[StepSpan]:
-    """Write `howto` to `path` (mp4/mkv/webm by suffix); returns each step's time span."""
-    speech = [speak(s) for s in howto.steps]
+           audio: bool = True, gop: int | None = None, speed: int = 165) -> list[StepSpan]:
+    """Write `howto` to `path` (mp4/mkv/webm by suffix); returns each step's time span.
+    `speed` is espeak-ng's speaking rate (its words per minute setting)."""
+    speech = [speak(s, speed) for s in howto.steps]
     pause = np.zeros(int(PAUSE * SAMPLE_RATE), np.int16)
     spans, t = [], 0.0
     for text, clip in zip(howto.steps, speech):
@@ -92,7 +106,7 @@ def _encode(path: Path, howto: HowTo, spans: list[StepSpan], track, fps: int, si
             astream = out.add_stream(audio_codec, rate=48000 if audio_codec == "libopus" else SAMPLE_RATE)
             astream.layout = "mono"
         for i, span in enumerate(spans):
-            slide = _slide(howto.title, span.text, PALETTE[i % len(PALETTE)], size)
+            slide = _slide(howto.title, howto.slide(i), PALETTE[i % len(PALETTE)], size)
             for n in range(int(round(span.start * fps)), int(round(span.end * fps))):
                 frame = av.VideoFrame.from_ndarray(slide, format="rgb24")
                 frame.pts, frame.time_base = n, Fraction(1, fps)

@@ -44,8 +44,8 @@ def add_parser(sub) -> None:
     p.add_argument("--index", required=True, metavar="DIR")
     p.add_argument("--golden", required=True, type=Path, metavar="FILE")
     p.add_argument("--triplets", action="store_true", help="FILE holds {query, video_id, start, end, answer}")
-    p.add_argument("--method", dest="search_method", default="textvideorag",
-                   help="textvideorag | videorag-v | videorag-vt")
+    p.add_argument("--method", dest="methods", default="textvideorag", metavar="NAME[,NAME...]",
+                   help="search method(s), comma-separated: one row each (default %(default)s)")
     p.add_argument("--visual-alpha", type=float, default=None)
     _out_args(p)
 

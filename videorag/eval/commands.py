@@ -1,49 +1,73 @@
 """Handlers of `videorag eval` subcommands; each returns its result dict (or list of them)."""
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 
 from ..errors import ConfigError
 from . import paper, report
 from .cli import bench_dir, load_corpus, write_report
 from .runner import evaluate_generation, evaluate_retrieval, score_predictions, transcript_evidence
-from .transcripts import METHODS, TranscriptIndex, TranscriptIndexConfig
+from .transcripts import TranscriptCorpusConfig, transcript_corpus
+
+BENCH_METHODS = ("bm25", "dense", "hybrid", "best")   # `--method all`
 
 
-def _transcript_index(args, config, transcripts) -> TranscriptIndex:
-    from ..embed import create_embedder
+class BenchRanker:
+    """Ranks a transcript corpus through the registered methods (the one retrieval code path)."""
 
-    cfg = TranscriptIndexConfig() if args.alpha is None else TranscriptIndexConfig(alpha=args.alpha)
-    return TranscriptIndex(transcripts, create_embedder(config.embed), cfg, args.cache_dir,
-                           show_progress=config.show_progress)
+    def __init__(self, args, config, transcripts: dict[str, str]):
+        import time
 
+        from ..embed import create_embedder
+        from ..retrieve import Searcher
 
-def _timing(index: TranscriptIndex) -> str:
-    return (f"Indexing {len(index.ids)} transcripts: lexical {index.lexical_seconds:.1f} s, "
-            f"dense {index.dense_seconds:.1f} s (0 when cached).")
+        self.config = config
+        if args.alpha is not None:
+            config.search.best.alpha = args.alpha
+        embedder = create_embedder(config.embed)
+        start = time.perf_counter()
+        corpus = transcript_corpus(transcripts, embedder, TranscriptCorpusConfig(), args.cache_dir,
+                                   config.show_progress)
+        self.seconds = time.perf_counter() - start
+        self.searcher = Searcher(corpus, embedder)
+
+    def ranker(self, name: str, k: int = 10):
+        """item -> its `k` best video ids, by the registered method `name`."""
+        from ..methods import create_method
+        from ..retrieve import Query
+
+        method = create_method(name, self.config.search)
+        return lambda item: self.searcher.rank_ids(Query(item.query, item.question), method,
+                                                    self.config.search, k)
+
+    def timing(self) -> str:
+        return (f"Building the corpus of {len(self.searcher.corpus.video_ids)} transcripts (BM25 and "
+                f"embeddings, the latter cached): {self.seconds:.1f} s.")
 
 
 def cmd_retrieval(args, config):
     transcripts, items = load_corpus(args)
-    index = _transcript_index(args, config, transcripts)
-    methods = list(METHODS) if args.method == "all" else [args.method]
-    results = [evaluate_retrieval(items, lambda it, m=m: index.rank(m, it.query, question=it.question), m,
-                                  show_progress=config.show_progress) for m in methods]
+    bench = BenchRanker(args, config, transcripts)
+    methods = list(BENCH_METHODS) if args.method == "all" else args.method.split(",")
+    results = [evaluate_retrieval(items, bench.ranker(m), m, show_progress=config.show_progress)
+               for m in methods]
     for r in results:
-        r["alpha"] = index.config.alpha
+        r["alpha"] = config.search.best.alpha
     write_report(args, "retrieval", [("Retrieval (first-gold Recall is the paper's definition)",
-                                      report.retrieval_table(results)), ("Indexing", _timing(index))],
+                                      report.retrieval_table(results)), ("Indexing", bench.timing())],
                  {"results": results})
     return results[0] if len(results) == 1 else results
 
 
 def cmd_sweep(args, config):
     transcripts, items = load_corpus(args)
-    index = _transcript_index(args, config, transcripts)
+    bench = BenchRanker(args, config, transcripts)
     sweep = []
     for alpha in np.linspace(0.0, 1.0, args.steps):
-        index.config.alpha = float(alpha)
-        r = evaluate_retrieval(items, lambda it: index.rank("hybrid", it.query), f"hybrid α={alpha:.1f}")
+        config.search.best.alpha = float(alpha)
+        r = evaluate_retrieval(items, bench.ranker("hybrid"), f"hybrid α={alpha:.1f}")
         r["alpha"] = round(float(alpha), 3)
         sweep.append(r)
     if args.out is not None:
@@ -81,18 +105,16 @@ def _context(args, config, transcripts):
     if method == "oracle":
         return lambda item: [transcript_evidence(item.relevant[0], transcripts[item.relevant[0]], item.query)]
     if method == "textvideorag":
-        index = _transcript_index(args, config, transcripts)
-        return lambda item: [transcript_evidence(v, transcripts[v], item.query)
-                             for v in index.rank("best", item.query, config.generate.videos, item.question)]
+        rank = BenchRanker(args, config, transcripts).ranker("best", config.generate.videos)
+        return lambda item: [transcript_evidence(v, transcripts[v], item.query) for v in rank(item)]
     if method == "textrag":
         if args.documents is None:
             raise ConfigError("textrag needs a document corpus", "pass --documents FILE.jsonl ({id, text} lines)")
         from .datasets import load_transcripts
 
         docs = load_transcripts(args.documents)
-        index = _transcript_index(args, config, docs)
-        return lambda item: [transcript_evidence(d, docs[d], item.query)
-                             for d in index.rank(args.textrag_retriever, item.query, k=config.generate.videos)]
+        rank = BenchRanker(args, config, docs).ranker(args.textrag_retriever, config.generate.videos)
+        return lambda item: [transcript_evidence(d, docs[d], item.query) for d in rank(item)]
     raise ConfigError(f"unknown generation method {method!r}", "choose naive | textvideorag | oracle | textrag")
 
 
@@ -122,26 +144,67 @@ def cmd_index(args, config):
     from .datasets import load_golden_jsonl, load_triplets
 
     items = load_triplets(args.golden) if args.triplets else load_golden_jsonl(args.golden)
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    if not methods:
+        raise ConfigError(f"--method needs at least one name, got {args.methods!r}", "e.g. --method textvideorag")
     rag = VideoRAG(args.index, config)
-    hits = {}
+    results = [evaluate_index(rag, items, m, show_progress=config.show_progress) for m in methods]
+    write_report(args, "index-eval", [("Moments and videos over your index", report.index_table(results))],
+                 {"results": results})
+    return results[0] if len(results) == 1 else results
+
+
+def evaluate_index(rag, items, method: str, k: int = 10, show_progress: bool = False) -> dict:
+    """Video retrieval metrics of plain search (one hit per video) plus, over the items with gold
+    windows, where the hits point: window_hit@1, video_hit@1, moment_recall@5/@10, moment_mrr
+    (the last three from moment search: top moments across the collection)."""
+    from . import metrics
+
+    plain, moment_search, mode = _search_functions(rag, method)
+    hits, moments = {}, {}
 
     def rank(item):
-        hits[item.query] = rag.search(item.query, top_k=10)
-        return [h.video_id for h in hits[item.query]]
+        hits[item.qid] = plain(item.query, k)
+        return [h.video_id for h in hits[item.qid]]
 
-    result = evaluate_retrieval(items, rank, config.search.method, show_progress=config.show_progress)
+    result = evaluate_retrieval(items, rank, method, k=k, show_progress=show_progress)
     windowed = [it for it in items if it.windows]
-    if windowed:
-        per = [_window_hit(it, hits[it.query]) for it in windowed]
-        result["window_hit@1"] = round(float(np.mean(per)), 4)
-    write_report(args, "index-eval", [("Retrieval over your index", report.retrieval_table([result]))],
-                 {"result": result})
+    for it in windowed:
+        moments[it.qid] = moment_search(it.query, k)
+    scores = metrics.moment_scores(windowed, [hits[it.qid] for it in windowed],
+                                   [moments[it.qid] for it in windowed])
+    result.update({s.name: round(s.value, 4) for s in scores}, n_windows=len(windowed), moments=mode)
+    rows = {row["qid"]: row for row in result["per_item"]}
+    for i, it in enumerate(windowed):
+        rows[it.qid].update({s.name: s.per_item[i] for s in scores},
+                            top=_spans(hits[it.qid][:1]), moments=_spans(moments[it.qid]))
     return result
 
 
-def _window_hit(item, hits) -> float:
-    """1 when the top hit is a gold video and its segment overlaps one of the gold windows."""
-    if not hits or hits[0].video_id not in item.windows:
-        return 0.0
-    top = hits[0]
-    return float(any(top.start < end and top.end > start for start, end in item.windows[top.video_id]))
+def _spans(hits) -> list:
+    return [[h.video_id, round(h.start, 2), round(h.end, 2)] for h in hits]
+
+
+def _search_functions(rag, method: str):
+    """(plain(query, k), moments(query, k), mode) for `method`. A pipeline whose `search` has no
+    `method` / `moments` keywords is still measured: the method through the config, and its
+    per-video hits standing in for moments (mode "per-video hits")."""
+    import inspect
+    from dataclasses import replace
+
+    params = inspect.signature(rag.search).parameters
+    if "method" in params:
+        def plain(query, k):
+            return rag.search(query, k, method=method)
+    else:
+        from ..pipeline import VideoRAG
+
+        config = replace(rag.config, search=replace(rag.config.search, method=method))
+        other = VideoRAG(rag.index_dir, config, embedder=rag.embedder)
+
+        def plain(query, k):
+            return other.search(query, k)
+    if "moments" not in params:
+        log.warning("search has no moments=True: moment metrics use the per-video hits")
+        return plain, plain, "per-video hits"
+    return plain, lambda query, k: rag.search(query, k, method=method, moments=True), "moments"

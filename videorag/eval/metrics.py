@@ -133,3 +133,45 @@ def retrieval_scores(items: list[EvalItem], ranked: list[list[str]], cutoffs=(1,
     scores += [recall_any(items, ranked, k) for k in cutoffs]
     scores += [ndcg(items, ranked, k) for k in cutoffs]
     return scores + [mrr(items, ranked)]
+
+
+# -- moments (where in the video) ---------------------------------------------------------------
+def overlaps_gold(item: EvalItem, hit) -> bool:
+    """A hit (anything with video_id, start, end) lands on the answer: its video is gold and its
+    [start, end] overlaps one of that video's gold windows (touching ends do not count)."""
+    if hit.video_id not in item.relevant:
+        return False
+    return any(hit.start < end and hit.end > start for start, end in item.windows.get(hit.video_id, ()))
+
+
+def window_hit(items: list[EvalItem], hits: list[list]) -> Score:
+    """window_hit@1: the top hit of plain search is a gold video AND points at a gold window."""
+    per = [float(bool(run) and overlaps_gold(item, run[0])) for item, run in zip(items, hits)]
+    return Score("window_hit@1", _mean(per), per)
+
+
+def video_hit(items: list[EvalItem], hits: list[list]) -> Score:
+    """video_hit@1: the top hit of plain search is a gold video, wherever it points."""
+    per = [float(bool(run) and run[0].video_id in item.relevant) for item, run in zip(items, hits)]
+    return Score("video_hit@1", _mean(per), per)
+
+
+def moment_recall(items: list[EvalItem], moments: list[list], k: int) -> Score:
+    """moment_recall@k: any of the top k moments (several may come from one video) overlaps a
+    gold window of a gold video."""
+    per = [float(any(overlaps_gold(item, m) for m in run[:k])) for item, run in zip(items, moments)]
+    return Score(f"moment_recall@{k}", _mean(per), per)
+
+
+def moment_mrr(items: list[EvalItem], moments: list[list]) -> Score:
+    """Mean reciprocal rank of the first moment that overlaps a gold window (0 when none does)."""
+    per = [next((1 / (i + 1) for i, m in enumerate(run) if overlaps_gold(item, m)), 0.0)
+           for item, run in zip(items, moments)]
+    return Score("moment_mrr", _mean(per), per)
+
+
+def moment_scores(items: list[EvalItem], hits: list[list], moments: list[list],
+                  cutoffs=(5, 10)) -> list[Score]:
+    """The moment metrics, for items that have gold windows (the caller filters)."""
+    return ([window_hit(items, hits), video_hit(items, hits)]
+            + [moment_recall(items, moments, k) for k in cutoffs] + [moment_mrr(items, moments)])

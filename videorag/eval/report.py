@@ -24,6 +24,22 @@ def retrieval_table(results: list[dict]) -> str:
     return "\n".join([head] + rows)
 
 
+INDEX_COLUMNS = ("window_hit@1", "video_hit@1", "moment_recall@5", "moment_recall@10", "moment_mrr",
+                 "recall_any@1", "recall_any@5", "ndcg@10", "mrr")
+
+
+def index_table(results: list[dict]) -> str:
+    """`eval index`: where the hits point (moment columns; – without gold windows), then which
+    videos come first."""
+    head = ("| method | n | " + " | ".join(INDEX_COLUMNS) + " | p50 ms |\n|"
+            + "---|" * (len(INDEX_COLUMNS) + 3))
+    rows = [f"| {r['method']} | {r['n']} | " + " | ".join(f"{r[c]:.3f}" if c in r else "–" for c in INDEX_COLUMNS)
+            + f" | {r['latency_ms_p50']:.1f} |" for r in results]
+    notes = [f"\n{r['method']}: search has no moments=True yet; its per-video hits stand in for moments."
+             for r in results if r.get("moments") == "per-video hits"]
+    return "\n".join([head] + rows + notes)
+
+
 def generation_table(results: list[dict]) -> str:
     head = "| method | generator | n | ROUGE-L | BLEU-4 | BERTScore | G-Eval |\n|---|---|---|---|---|---|---|"
     rows = []

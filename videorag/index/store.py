@@ -3,8 +3,10 @@
 Layout: `videorag.json` (format, the models that made the embeddings) and three tables:
 `videos` (one row per video, written last, so a video exists only once all its rows do),
 `units` (ASR / subtitle segments and fixed-window chunks, with embeddings) and `frames`
-(sampled frames as JPEG with timestamps). Rows of a video missing from `videos` are orphans of
-an interrupted ingest; they are ignored by readers and removed by the next ingest.
+(sampled frames as JPEG with timestamps); with the visual path also `frame_vectors` and
+`visual`, with a captioner also `captions` (a text per sampled frame, embedded by the text
+embedder: RAG-Adapter's CaptionsDB). Rows of a video missing from `videos` are orphans of an
+interrupted ingest; they are ignored by readers and removed by the next ingest.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import IndexError_
-from ..types import Frame, Segment
+from ..types import Caption, Frame, Segment
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,8 @@ class VideoRecord:
     frame_vectors: np.ndarray | None = None   # (len(frames), visual dim) when the visual path is on
     visual_frames: list[float] = field(default_factory=list)  # times of the frames behind visual_vector
     visual_vector: np.ndarray | None = None
+    captions: list[Caption] = field(default_factory=list)  # when a captioner is on
+    caption_vectors: np.ndarray | None = None  # (len(captions), text dim)
 
     @property
     def text(self) -> str:
@@ -56,6 +60,11 @@ def _visual_schemas(dim: int) -> dict[str, pa.Schema]:
     return {"frame_vectors": pa.schema([("video_id", pa.string()), ("t", pa.float64()), ("vector", vector)]),
             "visual": pa.schema([("video_id", pa.string()), ("frames", pa.list_(pa.float64())),
                                  ("vector", vector)])}
+
+
+def _caption_schemas(dim: int) -> dict[str, pa.Schema]:
+    return {"captions": pa.schema([("video_id", pa.string()), ("t", pa.float64()), ("text", pa.string()),
+                                   ("vector", pa.list_(pa.float32(), dim))])}
 
 
 def _schemas(dim: int) -> dict[str, pa.Schema]:
@@ -88,6 +97,8 @@ class VideoIndex:
         self._open_tables(_schemas(meta["dim"]))
         if "visual_dim" in meta:
             self._open_tables(_visual_schemas(meta["visual_dim"]))
+        if "captioner" in meta:
+            self._open_tables(_caption_schemas(meta["dim"]))
 
     def _open_tables(self, schemas: dict[str, pa.Schema]) -> None:
         for name, schema in schemas.items():
@@ -99,6 +110,11 @@ class VideoIndex:
     @property
     def has_visual(self) -> bool:
         return "visual_dim" in self.meta
+
+    @property
+    def has_captions(self) -> bool:
+        """Whether the index was built with a captioner (its `captions` table exists)."""
+        return "captioner" in self.meta
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
@@ -142,6 +158,24 @@ class VideoIndex:
                 f"(dim {self.meta.get('visual_dim')}), not {model_name!r} (dim {dim})",
                 f"use --visual-model {self.meta.get('visual_spec')!r}, or index into a new directory")
 
+    def enable_captions(self, name: str, model_name: str) -> None:
+        """Record the captioner (first time) or check it is the one the index was built with."""
+        if self.has_captions:
+            self.check_captioner(name, model_name)
+            return
+        self.meta.update(captioner={"name": name, "model": model_name})
+        _write_meta(self.path, self.meta)
+        self._open_tables(_caption_schemas(self.meta["dim"]))
+
+    def check_captioner(self, name: str, model_name: str) -> None:
+        known = self.meta.get("captioner") or {}
+        if (name, model_name) != (known.get("name"), known.get("model")):
+            raise IndexError_(
+                f"index {self.path} holds captions of captioner {known.get('name')!r} "
+                f"(model {known.get('model')!r}), not {name!r} (model {model_name!r})",
+                f"use --captions {known.get('name')} --caption-model {known.get('model')!r}, "
+                "or index into a new directory")
+
     def check_embedder(self, model_name: str, dim: int) -> None:
         if model_name != self.meta["embed_model"] or int(dim) != self.meta["dim"]:
             raise IndexError_(
@@ -152,6 +186,9 @@ class VideoIndex:
     # -- writing ---------------------------------------------------------------------------
     def add(self, record: VideoRecord) -> None:
         """Write one video; its `videos` row goes last, so a crash leaves only orphans."""
+        if record.captions and not self.has_captions:
+            raise IndexError_(f"index {self.path} has no captions table",
+                              "call VideoIndex.enable_captions(name, model) before adding captions")
         self.remove(record.video_id)
         self._tables["units"].add(self._unit_rows(record))
         if record.frames:
@@ -161,6 +198,8 @@ class VideoIndex:
                 schema=self._tables["frames"].schema))
         if record.frame_vectors is not None:
             self._add_visual(record)
+        if record.captions:
+            self._add_captions(record)
         mean = record.chunk_vectors.mean(axis=0) if len(record.chunk_vectors) else np.zeros(self.meta["dim"])
         mean = mean / max(float(np.linalg.norm(mean)), 1e-12)
         self._tables["videos"].add(pa.table({
@@ -177,6 +216,15 @@ class VideoIndex:
             "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), dim)},
             schema=self._tables["frame_vectors"].schema))
         self.set_visual(record.video_id, record.visual_frames, record.visual_vector)
+
+    def _add_captions(self, record: VideoRecord) -> None:
+        dim = self.meta["dim"]
+        flat = np.asarray(record.caption_vectors, np.float32).reshape(len(record.captions) * dim)
+        self._tables["captions"].add(pa.table({
+            "video_id": [record.video_id] * len(record.captions), "t": [c.t for c in record.captions],
+            "text": [c.text for c in record.captions],
+            "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), dim)},
+            schema=self._tables["captions"].schema))
 
     def set_visual(self, video_id: str, frames: list[float], vector: np.ndarray) -> None:
         """(Re)place a video's visual representation: the frames chosen for retrieval, their vector."""
@@ -257,6 +305,19 @@ class VideoIndex:
                 .select(["t", "jpeg"]).to_arrow().to_pylist())
         return [Frame(r["t"], r["jpeg"]) for r in sorted(rows, key=lambda r: r["t"])]
 
+    def captions(self, video_id: str | None = None) -> pa.Table:
+        """Caption rows (video_id, t, text, vector) of indexed videos, or of one video, sorted by
+        (video_id, t); orphans excluded; empty when the index has no captioner."""
+        if not self.has_captions:
+            return _caption_schemas(self.meta["dim"])["captions"].empty_table()
+        query = self._tables["captions"].search()
+        if video_id is not None:
+            query = query.where(f"video_id = {_quote(video_id)}")
+        table = query.select(["video_id", "t", "text", "vector"]).to_arrow()
+        live = pa.array(sorted(self.video_ids()), pa.string())
+        table = table.filter(pc.is_in(table["video_id"], value_set=live))
+        return table.sort_by([("video_id", "ascending"), ("t", "ascending")])
+
     def visual_vectors(self) -> dict[str, np.ndarray]:
         """{video_id: visual vector} of indexed videos (empty without the visual path)."""
         if not self.has_visual:
@@ -288,7 +349,9 @@ class VideoIndex:
         return {"path": str(self.path), "videos": videos.num_rows,
                 "hours": round(sum(videos["duration"].to_pylist()) / 3600, 3),
                 "units": self._tables["units"].count_rows(),
-                "frames": self._tables["frames"].count_rows(), "disk_bytes": disk,
+                "frames": self._tables["frames"].count_rows(),
+                "captions": self._tables["captions"].count_rows() if self.has_captions else 0,
+                "disk_bytes": disk,
                 "models": {k: v for k, v in self.meta.items() if k != "format"}}
 
 

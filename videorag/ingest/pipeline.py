@@ -1,4 +1,4 @@
-"""Ingest: files → (subtitles | ASR) + frames + embeddings → index, one video at a time.
+"""Ingest: files → (subtitles | ASR) + frames (+ captions) + embeddings → index, one video at a time.
 
 Frame decoding of the next video runs in a worker thread while the current one is transcribed.
 A bad file is recorded in the report and skipped; a video becomes visible only once all its rows
@@ -47,19 +47,23 @@ def chunk_vectors(segments: list[Segment], vectors, chunks: list[Segment], secon
 class Ingestor:
     """Indexes files into an index directory with the given (or default) ASR and embedder."""
 
-    def __init__(self, index: VideoIndex, config: Config, asr, embedder, visual=None, retrieval_net=None):
+    def __init__(self, index: VideoIndex, config: Config, asr, embedder, visual=None, retrieval_net=None,
+                 captioner=None):
         self.index = index
         self.config = config
         self.asr = asr
         self.embedder = embedder
         self.visual = visual                # frame embedder, when the visual path is on
         self.retrieval_net = retrieval_net  # learned frame-subset scorer, when trained
+        self.captioner = captioner          # frame captioner, when captions are on
 
     def run(self, paths: list[str | Path]) -> IngestReport:
         report = IngestReport()
         files, missing = find_videos(paths, self.config.ingest.extensions)
         for path in missing:
             report.files.append(FileResult(str(path), "failed", error=f"{path}: no such file or folder"))
+        if self.captioner is not None:  # refuses another captioner than the index's, before any work
+            self.index.enable_captions(self.captioner.name, self.captioner.model_name)
         if self.index.remove_orphans():
             log.info("removed rows of videos left unfinished by an interrupted ingest")
         todo = self._classify(files, report)
@@ -146,7 +150,18 @@ class Ingestor:
             frames=job.frames.result())
         if self.visual is not None and record.frames:
             self._add_visual(record)
+        if self.captioner is not None and record.frames:
+            self._add_captions(record)
         return record
+
+    def _add_captions(self, record: VideoRecord) -> None:
+        """Caption the sampled frames; identical caption texts are embedded once."""
+        record.captions = self.captioner.caption(record.frames, record.segments)
+        texts = [c.text for c in record.captions]
+        unique = list(dict.fromkeys(texts))
+        vectors = embed_long(self.embedder, unique)
+        position = {text: i for i, text in enumerate(unique)}
+        record.caption_vectors = vectors[[position[t] for t in texts]].reshape(len(texts), vectors.shape[1])
 
     def _add_visual(self, record: VideoRecord) -> None:
         from ..visual.represent import retrieval_frames, video_vector

@@ -1,5 +1,7 @@
-"""Retrieval: hybrid lexical (BM25) + dense search, fused, aggregated per video and segment."""
+"""Retrieval: the contracts (`Query`, `Candidate`, `Method`, `Reranker`), the in-memory corpus,
+moment localisation, and the searcher every caller ranks through."""
+from .base import Candidate, Method, Query, Ranking, Reranker
 from .corpus import Corpus, Level
-from .searcher import HybridSearcher
+from .searcher import Searcher
 
-__all__ = ["Corpus", "HybridSearcher", "Level"]
+__all__ = ["Candidate", "Corpus", "Level", "Method", "Query", "Ranking", "Reranker", "Searcher"]

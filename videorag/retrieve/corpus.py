@@ -3,16 +3,18 @@ embeddings and a BM25 model, items grouped by video so per-video maxima are one 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from .bm25 import BM25
-from .fusion import alpha_fuse
+from .text import bigrams
 
 
 @dataclass
 class Level:
-    """Text units of one granularity, sorted by video (`owner` = row in Corpus.video_ids)."""
+    """Text units of one granularity, sorted by video then time (`owner` = row in
+    Corpus.video_ids)."""
 
     owner: np.ndarray        # (n,) int32
     starts: np.ndarray       # (n,) float64
@@ -25,7 +27,7 @@ class Level:
 
     @classmethod
     def build(cls, owner, starts, ends, texts, vectors) -> "Level":
-        order = np.argsort(owner, kind="stable")
+        order = np.lexsort((np.asarray(starts, np.float64), np.asarray(owner)))
         owner = np.asarray(owner, np.int32)[order]
         texts = [texts[i] for i in order]
         block_starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if len(owner) else np.zeros(0, int)
@@ -42,12 +44,15 @@ class Level:
             out[self.block_owner] = np.maximum.reduceat(scores, self.block_starts)
         return out
 
-    def best_in(self, video: int, dense: np.ndarray, lexical: np.ndarray, alpha: float) -> int | None:
-        """The video's best item by α-fusion of scores normalised within the video."""
+    def span(self, video: int) -> tuple[int, int]:
+        """[lo, hi): the rows of `video`'s items, in time order."""
         lo, hi = np.searchsorted(self.owner, [video, video + 1])
-        if lo == hi:
-            return None
-        return int(lo + np.argmax(alpha_fuse(dense[lo:hi], lexical[lo:hi], alpha)))
+        return int(lo), int(hi)
+
+    @cached_property
+    def bigram_bm25(self) -> BM25:
+        """BM25 over adjacent content-word pairs (a phrase signal), built on first use."""
+        return BM25(self.texts, analyzer=bigrams)
 
 
 @dataclass
@@ -58,6 +63,22 @@ class Corpus:
     chunks: Level
     videos: Level
     visual: np.ndarray | None = None  # (videos, visual dim) frame-based vectors; zero rows = none
+    source: object = None             # the VideoIndex it was read from (for frames and captions)
+
+    @cached_property
+    def captions(self) -> Level | None:
+        """Frame captions of every video as a level (time = the frame's), loaded on first use;
+        None when the index holds none."""
+        if self.source is None or not getattr(self.source, "has_captions", False):
+            return None
+        table = self.source.captions()
+        row = {v: i for i, v in enumerate(self.video_ids)}
+        keep = [i for i, v in enumerate(table["video_id"].to_pylist()) if v in row]
+        table = table.take(keep)
+        owner = np.asarray([row[v] for v in table["video_id"].to_pylist()], np.int32)
+        times = table["t"].to_numpy()
+        return Level.build(owner, times, times, table["text"].to_pylist(),
+                           _vectors(table["vector"], self.segments.vectors.shape[1]))
 
     @classmethod
     def from_index(cls, index) -> "Corpus":
@@ -81,7 +102,7 @@ class Corpus:
             visual = np.zeros((len(ids), index.meta["visual_dim"]), np.float32)
             for video_id, vector in vectors.items():
                 visual[row[video_id]] = vector
-        return cls(ids, videos["path"].to_pylist(), levels["segment"], levels["chunk"], whole, visual)
+        return cls(ids, videos["path"].to_pylist(), levels["segment"], levels["chunk"], whole, visual, index)
 
 
 def _vectors(column, dim: int) -> np.ndarray:

@@ -1,5 +1,6 @@
-"""Hybrid search: BM25 + dense over segments, chunks and whole transcripts, fused per level,
-aggregated per video. One hit per video, pointing at its best-matching segment."""
+"""The one retrieval code path: a named `Method` ranks a `Corpus` for a `Query`; the searcher
+turns that ranking into hits — one per video (pointing at its best moment) or the top moments
+across the collection. Used by `search`, `ask`, the service and `videorag eval` alike."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -9,8 +10,10 @@ import numpy as np
 from ..config import SearchConfig
 from ..errors import IndexError_
 from ..types import Hit
-from .corpus import Corpus
-from .fusion import alpha_fuse, minmax, rrf_fuse
+from .base import Candidate, Method, Query, Ranking
+from .corpus import Corpus, Level
+from .fusion import minmax
+from .moments import merge_overlapping
 
 
 @lru_cache(maxsize=1)
@@ -26,63 +29,105 @@ def single_blas_thread():
     return _blas_controller().limit(limits=1, user_api="blas")
 
 
-class HybridSearcher:
-    """Methods (`config.method`): `textvideorag` (transcripts only), `videorag-v` (frames only:
-    the query against each video's frame-based vector), `videorag-vt` (α·text + (1−α)·visual,
-    each min-max normalised over the collection — the paper's ensemble)."""
+def top(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the `k` highest scores, best first (ties keep index order)."""
+    k = min(k, len(scores))
+    if k <= 0:
+        return np.zeros(0, np.int64)
+    best = np.argpartition(-scores, k - 1)[:k]
+    return best[np.argsort(-scores[best], kind="stable")]
 
-    def __init__(self, corpus: Corpus, embedder, config: SearchConfig | None = None, visual=None):
+
+class QueryContext:
+    """One query against one corpus: embeddings and per-level scores computed once, on demand."""
+
+    def __init__(self, searcher: "Searcher", query: Query, config: SearchConfig):
+        self.searcher = searcher
+        self.corpus: Corpus = searcher.corpus
+        self.query = query
+        self.config = config
+        self._cache: dict = {}
+
+    def _memo(self, key, make):
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    def vector(self, text: str | None = None) -> np.ndarray:
+        text = self.query.text if text is None else text
+        return self._memo(("vec", text), lambda: self.searcher.embedder.embed([text])[0])
+
+    def visual_vector(self) -> np.ndarray:
+        visual = self.searcher.visual
+        if visual is None:
+            raise IndexError_("this method needs frame embeddings and a visual embedder",
+                              "index with --visual BACKEND --visual-model FOLDER (see README)")
+        return self._memo("visual", lambda: visual.embed_texts([self.query.text])[0])
+
+    def dense(self, level: Level, text: str | None = None) -> np.ndarray:
+        return self._memo(("dense", id(level), text), lambda: level.vectors @ self.vector(text))
+
+    def lexical(self, level: Level) -> np.ndarray:
+        return self._memo(("bm25", id(level)), lambda: level.bm25.scores(self.query.text))
+
+
+class Searcher:
+    """Ranks a corpus with any registered method. Holds no per-query state: safe to share."""
+
+    def __init__(self, corpus: Corpus, embedder, visual=None, index=None):
         self.corpus = corpus
         self.embedder = embedder
-        self.config = config or SearchConfig()
         self.visual = visual
+        self.index = index
 
-    def fuse(self, dense: np.ndarray, lexical: np.ndarray) -> np.ndarray:
-        cfg = self.config
-        if cfg.fusion == "rrf":
-            return rrf_fuse(dense, lexical, cfg.candidates, cfg.rrf_k, cfg.alpha)
-        return alpha_fuse(dense, lexical, cfg.alpha)
+    def rank(self, query: Query | str, method: Method, config: SearchConfig) -> tuple[QueryContext, Ranking]:
+        query = Query(query) if isinstance(query, str) else query
+        qc = QueryContext(self, query, config)
+        return qc, method.rank(qc)
 
-    def video_scores(self, query: str) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
-        """(score per video, (dense, lexical) scores per segment)."""
-        qvec = self.embedder.embed([query])[0]
-        c, cfg, n = self.corpus, self.config, len(self.corpus.video_ids)
-        total = np.zeros(n, np.float32)
-        for name, level in (("segment", c.segments), ("chunk", c.chunks), ("video", c.videos)):
-            dense, lexical = level.vectors @ qvec, level.bm25.scores(query)
-            if name == "segment":
-                segment_scores = (dense, lexical)
-            total += getattr(cfg, f"{name}_weight") * level.per_video_max(self.fuse(dense, lexical), n)
-        if cfg.method == "textvideorag":
-            return total, segment_scores
-        visual = self.visual_scores(query)
-        if cfg.method == "videorag-v":
-            return visual, segment_scores
-        a = cfg.visual_alpha
-        return a * minmax(total) + (1 - a) * minmax(visual), segment_scores
+    def rank_ids(self, query: Query | str, method: Method, config: SearchConfig, k: int = 10) -> list[str]:
+        """The `k` best video ids (what video-level evaluation needs; no moments computed)."""
+        if not self.corpus.video_ids:
+            return []
+        with single_blas_thread():
+            _, ranking = self.rank(query, method, config)
+        return [self.corpus.video_ids[v] for v in top(ranking.videos, k)]
 
-    def visual_scores(self, query: str) -> np.ndarray:
-        if self.visual is None or self.corpus.visual is None:
-            raise IndexError_(f"method {self.config.method!r} needs frame vectors and a visual embedder",
-                              "index with --visual BACKEND --visual-model FOLDER")
-        return self.corpus.visual @ self.visual.embed_texts([query])[0]
-
-    def search(self, query: str, top_k: int | None = None) -> list[Hit]:
-        top_k = top_k or self.config.top_k
+    def search(self, query: Query | str, method: Method, config: SearchConfig, top_k: int | None = None,
+               moments: bool = False) -> list[Hit]:
+        top_k = top_k or config.top_k
         if not self.corpus.video_ids:
             return []
         # one BLAS thread: the mat-vecs are memory-bound, and spinning BLAS threads would starve
         # the query embedder's threads (measured: 57 ms → 20 ms per query at 50k segments)
         with single_blas_thread():
-            scores, seg = self.video_scores(query)
-        k = min(top_k, len(scores))
-        best = np.argpartition(-scores, k - 1)[:k]
-        return [self._hit(int(v), float(scores[v]), seg) for v in best[np.argsort(-scores[best], kind="stable")]]
+            _, ranking = self.rank(query, method, config)
+            if moments:
+                return self._moments(ranking, top_k, config)
+            return [self._video_hit(ranking, int(v)) for v in top(ranking.videos, top_k)]
 
-    def _hit(self, video: int, score: float, seg: tuple[np.ndarray, np.ndarray]) -> Hit:
-        """The video's best segment: mostly dense, since its topic words match every segment."""
-        level = self.corpus.segments
-        i = level.best_in(video, *seg, alpha=self.config.segment_alpha)
-        start, end, text = (level.starts[i], level.ends[i], level.texts[i]) if i is not None else (0.0, 0.0, "")
-        return Hit(self.corpus.video_ids[video], self.corpus.paths[video], float(start), float(end),
-                   score, text)
+    def _video_hit(self, ranking: Ranking, video: int) -> Hit:
+        found = ranking.moments(video)
+        best = found[0] if found else Candidate(video, "video", 0.0, 0.0, 0.0, "none")
+        return self._hit(best, float(ranking.videos[video]))
+
+    def _moments(self, ranking: Ranking, top_k: int, config: SearchConfig) -> list[Hit]:
+        """Top moments across the best videos: a moment's score mixes its video's score
+        (min-max over the pool) with its own relative score inside the video."""
+        cfg = config.moments
+        pool = top(ranking.videos, max(top_k, cfg.pool_videos))
+        video_score = minmax(ranking.videos[pool].astype(np.float64))
+        if len(pool) and np.ptp(ranking.videos[pool]) < 1e-12:
+            video_score = np.ones(len(pool))
+        scored = []
+        for v, vs in zip(pool, video_score):
+            for m in merge_overlapping(ranking.moments(int(v)), cfg.max_seconds):
+                mixed = cfg.video_weight * vs + (1 - cfg.video_weight) * m.score
+                scored.append((mixed, m))
+        scored.sort(key=lambda pair: -pair[0])
+        return [self._hit(m, s) for s, m in scored[:top_k]]
+
+    def _hit(self, moment: Candidate, score: float) -> Hit:
+        c = self.corpus
+        return Hit(c.video_ids[moment.video], c.paths[moment.video], float(moment.start),
+                   float(moment.end), score, moment.text)

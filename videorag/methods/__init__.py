@@ -1,0 +1,34 @@
+"""Retrieval methods by name. Each is a recipe — retrievers, fusion, aggregation to videos and
+moments, rerankers — behind the `Method` contract (`videorag.retrieve.base`); `search`, `ask`,
+the API and `videorag eval` all rank through these.
+
+| name | what it does |
+|---|---|
+| `textvideorag` | transcripts: hybrid BM25 + dense over segments, chunks and whole videos |
+| `bm25` / `dense` / `hybrid` | one video-level signal (dense = the video's best chunk), or both |
+| `best` | hybrid + phrase bigrams + the query's other phrasing + centrality re-ranking |
+| `videorag-v` / `videorag-vt` | frames only / α·text + (1−α)·frames (VideoRAG's ensemble) |
+| `rag-adapter` | frames and captions, Dual Reranker + MMR (RAG-Adapter) |
+"""
+from __future__ import annotations
+
+from ..config import SearchConfig
+from ..registry import Registry
+from ..retrieve.base import Method
+
+METHODS = Registry("retrieval method", {
+    "textvideorag": "videorag.methods.text:TextVideoRAG",
+    "bm25": "videorag.methods.text:BM25Method",
+    "dense": "videorag.methods.text:DenseMethod",
+    "hybrid": "videorag.methods.text:HybridMethod",
+    "best": "videorag.methods.best:Best",
+    "videorag-v": "videorag.methods.visual:VisualOnly",
+    "videorag-vt": "videorag.methods.visual:VisualText",
+    "rag-adapter": "videorag.methods.rag_adapter:RAGAdapter",
+})
+
+VISUAL = ("videorag-v", "videorag-vt", "rag-adapter")   # methods that use frame embeddings
+
+
+def create_method(name: str, config: SearchConfig | None = None) -> Method:
+    return METHODS.create(name, config or SearchConfig())

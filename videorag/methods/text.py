@@ -1,0 +1,83 @@
+"""Transcript methods: `textvideorag` (three levels fused and aggregated per video) and the
+single-signal video-level baselines `bm25`, `dense` and `hybrid`. All locate moments with the
+shared text moment locator."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..config import SearchConfig
+from ..retrieve.base import Ranking
+from ..retrieve.fusion import alpha_fuse, minmax, rrf_fuse
+from ..retrieve.moments import text_moments
+
+
+def ranking(qc, videos: np.ndarray) -> Ranking:
+    return Ranking(videos, lambda v: text_moments(qc, v))
+
+
+class TextVideoRAG:
+    """Per level (segment, chunk, whole video): α-fused dense + BM25 (or RRF); a video's score
+    is the weighted sum of its best item at each level."""
+
+    name = "textvideorag"
+
+    def __init__(self, config: SearchConfig):
+        self.config = config
+
+    def fuse(self, dense: np.ndarray, lexical: np.ndarray) -> np.ndarray:
+        cfg = self.config
+        if cfg.fusion == "rrf":
+            return rrf_fuse(dense, lexical, cfg.candidates, cfg.rrf_k, cfg.alpha)
+        return alpha_fuse(dense, lexical, cfg.alpha)
+
+    def video_scores(self, qc) -> np.ndarray:
+        c, cfg = qc.corpus, self.config
+        total = np.zeros(len(c.video_ids), np.float32)
+        for name, level in (("segment", c.segments), ("chunk", c.chunks), ("video", c.videos)):
+            fused = self.fuse(qc.dense(level), qc.lexical(level))
+            total += getattr(cfg, f"{name}_weight") * level.per_video_max(fused, len(c.video_ids))
+        return total
+
+    def rank(self, qc) -> Ranking:
+        return ranking(qc, self.video_scores(qc))
+
+
+def dense_videos(qc, text: str | None = None, rows=slice(None)) -> np.ndarray:
+    """Each video's best chunk similarity (on the bench corpus: its best opening piece)."""
+    c = qc.corpus
+    return c.chunks.per_video_max(qc.dense(c.chunks, text), len(c.video_ids))[rows]
+
+
+def lexical_videos(qc, phrase_weight: float = 0.0) -> np.ndarray:
+    """BM25 over whole videos, optionally mixed with stem-bigram BM25 (phrases)."""
+    c = qc.corpus
+    scores = qc.lexical(c.videos)
+    if not phrase_weight:
+        return scores
+    phrases = c.videos.bigram_bm25.scores(qc.query.text)
+    return (1 - phrase_weight) * minmax(scores) + phrase_weight * minmax(phrases)
+
+
+class BM25Method:
+    name = "bm25"
+
+    def __init__(self, config: SearchConfig):
+        self.config = config
+
+    def rank(self, qc) -> Ranking:
+        return ranking(qc, lexical_videos(qc))
+
+
+class DenseMethod(BM25Method):
+    name = "dense"
+
+    def rank(self, qc) -> Ranking:
+        return ranking(qc, dense_videos(qc))
+
+
+class HybridMethod(BM25Method):
+    name = "hybrid"
+
+    def rank(self, qc) -> Ranking:
+        a = self.config.best.alpha
+        return ranking(qc, a * minmax(dense_videos(qc)) + (1 - a) * minmax(lexical_videos(qc)))

@@ -1,0 +1,66 @@
+"""Retrieval contracts shared by every method, the CLI, the API and the evaluation harness.
+
+- `Query`: what is asked (and, when a dataset gives one, another phrasing of it).
+- `Candidate`: one scored unit — a segment, chunk, frame, caption or whole video — with its
+  video, time span and the retriever (`source`) that found it.
+- `Method`: a named recipe (retrievers + fusion + aggregation + rerankers) that turns a query
+  into a `Ranking`: a score per video plus, per video, its moments best first.
+- `Reranker`: rescores a short list of candidates for a query.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .searcher import QueryContext
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    question: str | None = None   # another phrasing of the same need (e.g. WikiHowQA's "How To …")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A scored unit of one video (`video` = row in `Corpus.video_ids`)."""
+
+    video: int
+    unit: str          # segment | chunk | frame | caption | video
+    start: float
+    end: float
+    score: float
+    source: str        # the retriever or reranker that scored it
+    text: str = ""
+
+
+@dataclass
+class Ranking:
+    """A method's answer to one query: `videos[i]` scores corpus video i (higher is better);
+    `moments(i)` lists that video's moments, best first (computed only for videos asked for)."""
+
+    videos: np.ndarray
+    moments: Callable[[int], list[Candidate]]
+
+
+class Method(Protocol):
+    """Required: `name` and `rank`. A method is built from a `SearchConfig` and holds no
+    per-query state, so one instance serves concurrent queries."""
+
+    name: str
+
+    def rank(self, qc: "QueryContext") -> Ranking:
+        ...
+
+
+class Reranker(Protocol):
+    """Required: `name` and `rerank`, which returns the candidates rescored, best first."""
+
+    name: str
+
+    def rerank(self, qc: "QueryContext", candidates: list[Candidate]) -> list[Candidate]:
+        ...

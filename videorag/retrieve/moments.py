@@ -1,0 +1,105 @@
+"""Moment localisation inside one video: which stretch answers the query, not which one only
+restates what the whole video is about.
+
+Three general mechanisms, each measured in `benchmarks/bench_moments.py`:
+1. topic discount — a segment's dense score loses β·(q·t)·(s·t), t the video's own topic vector
+   (the mean of its chunks): what the query shares with the video's overall topic counts less,
+   so a title line or a table of contents stops winning over the step that answers;
+2. within-video lexical scoring — BM25 with document frequencies taken over the video's own
+   segments, so words every part of the video uses (its topic) weigh little and words specific
+   to one stretch weigh much;
+3. neighbouring-segment context — an answer is usually said over several consecutive segments,
+   a topic mention is isolated: each segment's score gets a share of its neighbours'.
+The peak segment is widened over neighbours that score nearly as well, up to `max_seconds`; the
+next moments are the next peaks outside the chosen ones (non-maximum suppression).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..config import MomentConfig
+from .base import Candidate
+from .bm25 import BM25
+from .fusion import minmax
+
+
+def text_moments(qc, video: int, source: str = "text") -> list[Candidate]:
+    """The video's moments for the query, best first, scores in [0, 1] (1 = the best)."""
+    corpus, cfg = qc.corpus, qc.config.moments
+    level = corpus.segments
+    lo, hi = level.span(video)
+    if lo == hi:
+        return []
+    scores = segment_relevance(qc, video, lo, hi, cfg)
+    return peaks(scores, level.starts[lo:hi], level.ends[lo:hi], level.texts[lo:hi], video, cfg, source)
+
+
+def segment_relevance(qc, video: int, lo: int, hi: int, cfg: MomentConfig) -> np.ndarray:
+    """Each segment's relevance inside the video, in [0, 1]."""
+    level = qc.corpus.segments
+    q = qc.vector()
+    dense = qc.dense(level)[lo:hi]
+    if cfg.topic_discount:
+        topic = qc.corpus.videos.vectors[video]
+        dense = dense - cfg.topic_discount * float(q @ topic) * (level.vectors[lo:hi] @ topic)
+    fused = (1 - cfg.lexical_weight) * minmax(dense)
+    if cfg.lexical_weight and hi - lo > 1:
+        fused = fused + cfg.lexical_weight * minmax(BM25(level.texts[lo:hi]).scores(qc.query.text))
+    return minmax(with_context(fused, cfg.context_weight)) if hi - lo > 1 else np.ones(1)
+
+
+def with_context(scores: np.ndarray, weight: float) -> np.ndarray:
+    """score + weight · mean of the neighbours' scores (the one neighbour at either end)."""
+    if not weight or len(scores) < 2:
+        return scores
+    total = np.zeros_like(scores)
+    total[1:] += scores[:-1]
+    total[:-1] += scores[1:]
+    count = np.full(len(scores), 2.0)
+    count[[0, -1]] = 1.0
+    return scores + weight * total / count
+
+
+def peaks(scores: np.ndarray, starts, ends, texts: list[str], video: int, cfg: MomentConfig,
+          source: str) -> list[Candidate]:
+    """Non-maximum suppression: the best segment widened over close-scoring neighbours within
+    `max_seconds`, then the best segment outside it, and so on."""
+    free = np.ones(len(scores), bool)
+    out = []
+    while free.any() and len(out) < cfg.per_video:
+        peak = int(np.flatnonzero(free)[np.argmax(scores[free])])
+        lo, hi = widen(peak, scores, starts, ends, free, cfg)
+        free[lo:hi + 1] = False
+        out.append(Candidate(video, "moment", float(starts[lo]), float(ends[hi]), float(scores[peak]),
+                             source, " ".join(texts[lo:hi + 1])))
+    return out
+
+
+def widen(peak: int, scores, starts, ends, free, cfg: MomentConfig) -> tuple[int, int]:
+    lo = hi = peak
+    floor = cfg.widen_ratio * scores[peak]
+    while True:
+        options = [i for i in (lo - 1, hi + 1) if 0 <= i < len(scores) and free[i] and scores[i] >= floor
+                   and max(ends[hi], ends[i]) - min(starts[lo], starts[i]) <= cfg.max_seconds]
+        if not options:
+            return lo, hi
+        best = max(options, key=lambda i: scores[i])
+        lo, hi = min(lo, best), max(hi, best)
+
+
+def merge_overlapping(moments: list[Candidate], max_seconds: float) -> list[Candidate]:
+    """Moments of one video that overlap become one (best score, union span, capped in length
+    around the better one); the result keeps best-first order."""
+    kept: list[Candidate] = []
+    for m in sorted(moments, key=lambda c: -c.score):
+        clash = next((i for i, k in enumerate(kept) if m.start < k.end and k.start < m.end), None)
+        if clash is None:
+            kept.append(m)
+            continue
+        k = kept[clash]
+        start, end = min(k.start, m.start), max(k.end, m.end)
+        if end - start > max_seconds:
+            start, end = k.start, k.end
+        text = k.text if m.text in k.text else f"{k.text} {m.text}" if m.start >= k.start else f"{m.text} {k.text}"
+        kept[clash] = Candidate(k.video, k.unit, start, end, k.score, k.source, text)
+    return kept
