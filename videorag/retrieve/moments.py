@@ -19,33 +19,46 @@ import numpy as np
 
 from ..config import MomentConfig
 from .base import Candidate
-from .bm25 import BM25
 from .fusion import minmax
 
 
 def text_moments(qc, video: int, source: str = "text") -> list[Candidate]:
     """The video's moments for the query, best first, scores in [0, 1] (1 = the best)."""
-    corpus, cfg = qc.corpus, qc.config.moments
-    level = corpus.segments
+    cfg, level = qc.config.moments, qc.corpus.segments
     lo, hi = level.span(video)
     if lo == hi:
         return []
-    scores = segment_relevance(qc, video, lo, hi, cfg)
-    return peaks(scores, level.starts[lo:hi], level.ends[lo:hi], level.texts[lo:hi], video, cfg, source)
+    specific, plain = own_relevance(qc, video, lo, hi, cfg)
+    scores = minmax(with_context(specific, cfg.context_weight)) if hi - lo > 1 else np.ones(1)
+    found = peaks(scores, plain, level.starts[lo:hi], level.ends[lo:hi], level.texts[lo:hi], video, cfg, source)
+    if cfg.reranker:
+        from ..rerank import moment_reranker
+
+        found = moment_reranker(cfg.reranker, cfg.reranker_weight).rerank(qc, found)
+    return found
 
 
 def segment_relevance(qc, video: int, lo: int, hi: int, cfg: MomentConfig) -> np.ndarray:
-    """Each segment's relevance inside the video, in [0, 1]."""
+    """Each segment's relevance inside the video with its neighbours' context, in [0, 1]."""
+    specific, _ = own_relevance(qc, video, lo, hi, cfg)
+    return minmax(with_context(specific, cfg.context_weight)) if hi - lo > 1 else np.ones(1)
+
+
+def own_relevance(qc, video: int, lo: int, hi: int, cfg: MomentConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Each segment's own relevance inside the video, in [0, 1]: (with the topic discount,
+    without it). The discount ranks peaks; widening uses the plain score, since the discount
+    lifts off-topic chatter relative to on-topic lines that do not answer."""
     level = qc.corpus.segments
-    q = qc.vector()
     dense = qc.dense(level)[lo:hi]
-    if cfg.topic_discount:
-        topic = qc.corpus.videos.vectors[video]
-        dense = dense - cfg.topic_discount * float(q @ topic) * (level.vectors[lo:hi] @ topic)
-    fused = (1 - cfg.lexical_weight) * minmax(dense)
+    lexical = np.zeros(hi - lo)
     if cfg.lexical_weight and hi - lo > 1:
-        fused = fused + cfg.lexical_weight * minmax(BM25(level.texts[lo:hi]).scores(qc.query.text))
-    return minmax(with_context(fused, cfg.context_weight)) if hi - lo > 1 else np.ones(1)
+        lexical = minmax(level.bm25.local_scores(lo, hi, qc.query.text))
+    mix = lambda d: minmax((1 - cfg.lexical_weight) * minmax(d) + cfg.lexical_weight * lexical)  # noqa: E731
+    if not cfg.topic_discount:
+        return mix(dense), mix(dense)
+    topic = qc.corpus.videos.vectors[video]
+    discount = cfg.topic_discount * float(qc.vector() @ topic) * (level.vectors[lo:hi] @ topic)
+    return mix(dense - discount), mix(dense)
 
 
 def with_context(scores: np.ndarray, weight: float) -> np.ndarray:
@@ -60,15 +73,16 @@ def with_context(scores: np.ndarray, weight: float) -> np.ndarray:
     return scores + weight * total / count
 
 
-def peaks(scores: np.ndarray, starts, ends, texts: list[str], video: int, cfg: MomentConfig,
-          source: str) -> list[Candidate]:
-    """Non-maximum suppression: the best segment widened over close-scoring neighbours within
-    `max_seconds`, then the best segment outside it, and so on."""
+def peaks(scores: np.ndarray, own: np.ndarray, starts, ends, texts: list[str], video: int,
+          cfg: MomentConfig, source: str) -> list[Candidate]:
+    """Non-maximum suppression: the best segment (by `scores`, with context) widened over
+    neighbours whose `own` score is close to the peak's, within `max_seconds`; then the best
+    segment outside it, and so on."""
     free = np.ones(len(scores), bool)
     out = []
     while free.any() and len(out) < cfg.per_video:
         peak = int(np.flatnonzero(free)[np.argmax(scores[free])])
-        lo, hi = widen(peak, scores, starts, ends, free, cfg)
+        lo, hi = widen(peak, own, starts, ends, free, cfg)
         free[lo:hi + 1] = False
         out.append(Candidate(video, "moment", float(starts[lo]), float(ends[hi]), float(scores[peak]),
                              source, " ".join(texts[lo:hi + 1])))
