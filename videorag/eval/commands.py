@@ -1,8 +1,6 @@
 """Handlers of `videorag eval` subcommands; each returns its result dict (or list of them)."""
 from __future__ import annotations
 
-import logging
-
 import numpy as np
 
 from ..errors import ConfigError
@@ -160,20 +158,19 @@ def evaluate_index(rag, items, method: str, k: int = 10, show_progress: bool = F
     (the last three from moment search: top moments across the collection)."""
     from . import metrics
 
-    plain, moment_search, mode = _search_functions(rag, method)
     hits, moments = {}, {}
 
     def rank(item):
-        hits[item.qid] = plain(item.query, k)
+        hits[item.qid] = rag.search(item.query, k, method=method)
         return [h.video_id for h in hits[item.qid]]
 
     result = evaluate_retrieval(items, rank, method, k=k, show_progress=show_progress)
     windowed = [it for it in items if it.windows]
     for it in windowed:
-        moments[it.qid] = moment_search(it.query, k)
+        moments[it.qid] = rag.search(it.query, k, method=method, moments=True)
     scores = metrics.moment_scores(windowed, [hits[it.qid] for it in windowed],
                                    [moments[it.qid] for it in windowed])
-    result.update({s.name: round(s.value, 4) for s in scores}, n_windows=len(windowed), moments=mode)
+    result.update({s.name: round(s.value, 4) for s in scores}, n_windows=len(windowed))
     rows = {row["qid"]: row for row in result["per_item"]}
     for i, it in enumerate(windowed):
         rows[it.qid].update({s.name: s.per_item[i] for s in scores},
@@ -183,28 +180,3 @@ def evaluate_index(rag, items, method: str, k: int = 10, show_progress: bool = F
 
 def _spans(hits) -> list:
     return [[h.video_id, round(h.start, 2), round(h.end, 2)] for h in hits]
-
-
-def _search_functions(rag, method: str):
-    """(plain(query, k), moments(query, k), mode) for `method`. A pipeline whose `search` has no
-    `method` / `moments` keywords is still measured: the method through the config, and its
-    per-video hits standing in for moments (mode "per-video hits")."""
-    import inspect
-    from dataclasses import replace
-
-    params = inspect.signature(rag.search).parameters
-    if "method" in params:
-        def plain(query, k):
-            return rag.search(query, k, method=method)
-    else:
-        from ..pipeline import VideoRAG
-
-        config = replace(rag.config, search=replace(rag.config.search, method=method))
-        other = VideoRAG(rag.index_dir, config, embedder=rag.embedder)
-
-        def plain(query, k):
-            return other.search(query, k)
-    if "moments" not in params:
-        log.warning("search has no moments=True: moment metrics use the per-video hits")
-        return plain, plain, "per-video hits"
-    return plain, lambda query, k: rag.search(query, k, method=method, moments=True), "moments"

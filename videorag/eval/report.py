@@ -35,9 +35,7 @@ def index_table(results: list[dict]) -> str:
             + "---|" * (len(INDEX_COLUMNS) + 3))
     rows = [f"| {r['method']} | {r['n']} | " + " | ".join(f"{r[c]:.3f}" if c in r else "–" for c in INDEX_COLUMNS)
             + f" | {r['latency_ms_p50']:.1f} |" for r in results]
-    notes = [f"\n{r['method']}: search has no moments=True yet; its per-video hits stand in for moments."
-             for r in results if r.get("moments") == "per-video hits"]
-    return "\n".join([head] + rows + notes)
+    return "\n".join([head] + rows)
 
 
 def generation_table(results: list[dict]) -> str:

@@ -3,7 +3,9 @@ each transcript stands for its video's subtitles / ASR text. Retrieval over it g
 same registered methods and searcher as `videorag search` — only the corpus is built here.
 
 Levels (times are word offsets):
-- segments: `segment_words`-word pieces over the whole transcript (evidence anywhere in it);
+- segments: `segment_words`-word pieces over the whole transcript (evidence anywhere in it; off
+  by default: embedding the bench's 59k pieces takes long on 2 cores, and no shipped method
+  scores videos by them on the bench);
 - chunks: the opening pieces — `intro_words`, then `pieces − 1` of `piece_words` — where how-to
   videos say what they are about (the dense video signal of `dense` / `hybrid` / `best`);
 - videos: the whole transcript.
@@ -30,7 +32,7 @@ class TranscriptCorpusConfig:
     intro_words: int = 96         # the first piece: the opening, where the video says what it is
     piece_words: int = 128        # words in each following opening piece
     pieces: int = 2               # opening pieces (the chunk level)
-    segment_words: int = 128      # words per segment over the whole transcript; 0 = no segments
+    segment_words: int = 0        # words per segment over the whole transcript; 0 = no segments
 
     def __post_init__(self) -> None:
         if min(self.intro_words, self.piece_words) < 8 or self.pieces < 1 or self.segment_words < 0:
@@ -44,16 +46,20 @@ def transcript_corpus(transcripts: dict[str, str], embedder, config: TranscriptC
     ids = list(transcripts)
     words = [transcripts[v].split() for v in ids]
     chunks = [(row, lo, hi) for row, w in enumerate(words) for lo, hi in _opening(cfg)]
-    segments = [(row, lo, min(lo + cfg.segment_words, len(w))) for row, w in enumerate(words)
-                for lo in range(0, len(w), cfg.segment_words or len(w) + 1)]
+    step = cfg.segment_words
+    segments = [(row, lo, min(lo + step, len(w))) for row, w in enumerate(words)
+                for lo in range(0, len(w), step)] if step else []
     levels = {}
+    tags = {"chunks": f"chunks-{cfg.intro_words}-{cfg.piece_words}-{cfg.pieces}",
+            "segments": f"segments-{cfg.segment_words}"}
     for name, units in (("chunks", chunks), ("segments", segments)):
         texts = [" ".join(words[row][lo:hi]) for row, lo, hi in units]
-        vectors = _embed(embedder, texts, cache_dir, f"{name}-{cfg}", show_progress)
+        vectors = _embed(embedder, texts, cache_dir, tags[name], show_progress)
         rows = np.array([u[0] for u in units], np.int32)
         levels[name] = Level.build(rows, np.array([u[1] for u in units], float),
-                                   np.array([u[2] for u in units], float), texts, vectors)
-    whole = _video_vectors(levels["segments"], len(ids), embedder.dim)
+                                   np.array([u[2] for u in units], float), texts,
+                                   vectors.reshape(len(units), embedder.dim))
+    whole = _video_vectors(levels["segments"] if segments else levels["chunks"], len(ids), embedder.dim)
     videos = Level.build(np.arange(len(ids), dtype=np.int32), np.zeros(len(ids)),
                          np.array([len(w) for w in words], float), [transcripts[v] for v in ids], whole)
     return Corpus(ids, ids, levels["segments"], levels["chunks"], videos)
@@ -71,12 +77,18 @@ def _video_vectors(segments: Level, n: int, dim: int) -> np.ndarray:
     return normalize(out)
 
 
-def _embed(embedder, texts: list[str], cache_dir, tag: str, show_progress: bool) -> np.ndarray:
-    """Embeddings of `texts` (zero rows for empty ones), cached on disk."""
+def cache_path(embedder, texts: list[str], cache_dir, tag: str) -> Path | None:
+    if not cache_dir:
+        return None
     key = hashlib.blake2b(digest_size=10)
     for part in (embedder.model_name, tag, *texts):
         key.update(part.encode())
-    cache = Path(cache_dir).expanduser() / f"corpus-{key.hexdigest()}.npy" if cache_dir else None
+    return Path(cache_dir).expanduser() / f"corpus-{key.hexdigest()}.npy"
+
+
+def _embed(embedder, texts: list[str], cache_dir, tag: str, show_progress: bool) -> np.ndarray:
+    """Embeddings of `texts` (zero rows for empty ones), cached on disk."""
+    cache = cache_path(embedder, texts, cache_dir, tag)
     if cache is not None and cache.is_file():
         return np.load(cache)
     vectors = np.zeros((len(texts), embedder.dim), np.float32)
