@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -68,6 +69,15 @@ def table(runs: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def revision() -> str:
+    """The code measured: the commit, marked -dirty when the tree has uncommitted changes."""
+    try:
+        return subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def corpus_summary(spans_dir: Path) -> list[str]:
     lines = []
     for split in SPLITS:
@@ -81,9 +91,6 @@ def corpus_summary(spans_dir: Path) -> list[str]:
 
 
 def write_readme(path: Path, command: str, runs: list[dict], payload: dict, videos: Path) -> None:
-    modes = {r["method"]: r["moments"] for r in runs}
-    notes = [f"- `{m}`: search has no `moments=True` yet, so its per-video hits (one per video) stand in "
-             "for moments." for m, mode in modes.items() if mode == "per-video hits"]
     text = "\n".join([
         "# Moment benchmark: is the cited moment the one that answers?", "", "Produced by:", "", "```",
         command, "```", "",
@@ -98,10 +105,10 @@ def write_readme(path: Path, command: str, runs: list[dict], payload: dict, vide
         "- window_hit@1: the top hit of plain search (one hit per video) is the gold video and its "
         "[start, end] overlaps the gold window; video_hit@1: the top hit is the gold video.",
         "- moment_recall@k: one of the top k moments of `search(moments=True)` overlaps the gold window; "
-        "moment_mrr: reciprocal rank of the first such moment.", *notes, "",
+        "moment_mrr: reciprocal rank of the first such moment.", "",
         table(runs), "",
-        f"Index: {payload['index']['summary']} ({payload['index']['seconds']} s this run). "
-        "Per-question hits: `bench-results/moments.json`.", ""])
+        f"Code: `{payload['revision']}`. Index: {payload['index']['summary']} ({payload['index']['seconds']} s "
+        "this run). Per-question hits: `bench-results/moments.json`.", ""])
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
 
@@ -125,10 +132,9 @@ def main() -> None:
     for method in [m.strip() for m in args.methods.split(",") if m.strip()]:
         for split in SPLITS:
             result = evaluate_index(rag, items[split], method)
-            runs.append({"method": method, "split": split, "moments": result["moments"],
-                         "by_kind": breakdown(result, kinds), "result": result})
+            runs.append({"method": method, "split": split, "by_kind": breakdown(result, kinds), "result": result})
     command = "python benchmarks/bench_moments.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    payload = {"command": command.strip(), "index": indexed, "runs": runs}
+    payload = {"command": command.strip(), "revision": revision(), "index": indexed, "runs": runs}
     print(table(runs))
     (args.out / "moments.json").write_text(json.dumps(payload, indent=1))
     write_readme(args.results / "README.md", command.strip(), runs, payload, videos)

@@ -70,7 +70,7 @@ class MomentConfig:
 
     max_seconds: float = 30.0     # a moment is at most this long
     topic_discount: float = 1.0   # β: weight of what the query shares with the video's own topic
-    lexical_weight: float = 0.3   # within-video BM25 share, beside the discounted dense score
+    lexical_weight: float = 0.15  # within-video BM25 share, beside the discounted dense score
     context_weight: float = 0.5   # share of the neighbouring segments' scores
     widen_ratio: float = 0.7      # neighbours scoring at least this share of the peak join it
     per_video: int = 5            # moments kept per video

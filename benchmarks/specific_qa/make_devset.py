@@ -448,7 +448,7 @@ def is_junk(question: str, passage: list[str], corpus: Corpus) -> str | None:
 
 # -- the set ---------------------------------------------------------------------------------------
 def build(rows: list[dict], n: int, seed: int, task_share: float, llm: "LocalLLM | None" = None,
-          llm_tries: int = 2) -> tuple[list[dict], list[dict]]:
+          llm_tries: int = 2, llm_videos: int | None = None) -> tuple[list[dict], list[dict]]:
     corpus = Corpus(rows)
     rng = random.Random(seed)
     eligible = sorted((r for r in rows if len(r["text"].split()) >= MIN_WORDS and r["video_id"] not in EXAMPLE_VIDEOS),
@@ -466,7 +466,8 @@ def build(rows: list[dict], n: int, seed: int, task_share: float, llm: "LocalLLM
         passage = words[start:start + PASSAGE_WORDS]
         # 1. the model writes the question, if it writes an acceptable one (a second passage once)
         llm_question, video_words = None, set(words)
-        for attempt in range(llm_tries if llm is not None else 0):
+        use_llm = llm is not None and (llm_videos is None or len(records) < llm_videos)
+        for attempt in range(llm_tries if use_llm else 0):
             at = start if attempt == 0 else vrng.randrange(0, max(1, len(words) - PASSAGE_WORDS))
             candidate = llm.question(" ".join(words[at:at + PASSAGE_WORDS]),
                                      random.Random(f"shots:{row['video_id']}:{attempt}"))

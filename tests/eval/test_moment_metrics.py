@@ -83,7 +83,6 @@ def test_evaluate_index_scores_moments_and_passes_the_method():
     rag = _rag()
     result = evaluate_index(rag, _items(), "my-method")
     assert result["method"] == "my-method" and result["n"] == 3 and result["n_windows"] == 2
-    assert result["moments"] == "moments"
     assert result["window_hit@1"] == 0.5 and result["video_hit@1"] == 1.0
     assert result["moment_recall@5"] == 0.5 and result["moment_mrr"] == 0.25
     assert result["recall_any@1"] == 1.0  # the video metrics are kept
