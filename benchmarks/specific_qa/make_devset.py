@@ -147,6 +147,16 @@ UNITS = frozenset("inch inches minute minutes second seconds hour hours cup cups
                   "piece pieces side sides part parts top bottom end kind type amount number half".split())
 
 
+# abstract or meta nouns that make no question ("Which beginning does the presenter use?")
+ABSTRACT = frozenset("""beginning middle point points link links appearance touch center centre edge edges
+page pages recipe recipes camera pictures picture photo photos description comment comments channel
+creations creation lightest interior exterior process idea ideas question questions answer reason
+reasons result results difference minute moment moments today tomorrow yesterday morning night
+everyone anybody person people guys ladies friend friends family mom dad name names area areas
+place places line lines spot front inside outside version way method methods option options
+tutorial tutorials episode episodes music intro outro info information website subscribe""".split())
+
+
 class Corpus:
     """Document frequencies and how often each word follows a determiner."""
 
@@ -164,6 +174,13 @@ class Corpus:
             before_content.update(p for p, x in zip(w, w[1:]) if x not in STOP and len(x) >= 3)
             after_copula.update(x for p, x in zip(w, w[1:]) if p in COPULAS)
         self.n_docs = len(rows)
+        # two-word compounds common across videos ("olive oil", "baking soda"): kept whole even
+        # when modifiers are off, since a question writer names them so and they single out no video
+        pairs: Counter = Counter()
+        for r in rows:
+            w = words_of(r["text"])
+            pairs.update({f"{a} {b}" for a, b in zip(w, w[1:]) if a not in STOP and b not in STOP})
+        self.compounds = {p for p, c in pairs.items() if c >= 20}
         self.noun_ratio = {w: after_det[w] / c for w, c in total.items() if c >= 3}
         # adjectives and compound modifiers are mostly followed by a content word; head nouns not
         self.modifier_ratio = {w: before_content[w] / c for w, c in total.items() if c >= 3}
@@ -178,7 +195,7 @@ class Corpus:
                 and self.df[w] >= 2 and not w.endswith("ly"))
 
     def nounish(self, w: str) -> bool:
-        return (self.content(w) and w not in UNITS and self.noun_ratio.get(w, 0.0) >= 0.12
+        return (self.content(w) and w not in UNITS and w not in ABSTRACT and self.noun_ratio.get(w, 0.0) >= 0.12
                 and self.modifier_ratio.get(w, 1.0) < 0.5 and self.adjective_ratio.get(w, 1.0) < 0.12)
 
 
@@ -195,7 +212,7 @@ def noun_phrases(passage: list[str], corpus: Corpus) -> list[tuple[int, str]]:
             if x not in run:          # ASR repeats: "clumping litter clumping"
                 run.append(x)
         if run and corpus.nounish(run[-1]):   # the whole run must end on a noun-like head
-            keep = 3 if STYLE["modifiers"] else 1
+            keep = 3 if STYLE["modifiers"] else 2 if " ".join(run[-2:]) in corpus.compounds else 1
             out.append((i + 1 + max(0, len(run) - keep), " ".join(run[-keep:])))
     return out
 
@@ -231,8 +248,8 @@ def salient_terms(passage: list[str], video_tf: Counter, corpus: Corpus, rng: ra
         names = sorted(pool)
         choice = rng.choices(names, [pool[n] for n in names])[0]
         picked.append(choice)
-        used = set(choice.split())
-        pool = {n: s for n, s in pool.items() if not used & set(n.split())}
+        used = {w.rstrip("s") for w in choice.split()}
+        pool = {n: s for n, s in pool.items() if not used & {w.rstrip("s") for w in n.split()}}
     return sorted(picked, key=lambda t: first[t])
 
 
