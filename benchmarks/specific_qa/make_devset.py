@@ -221,7 +221,7 @@ def noun_phrases(passage: list[str], corpus: Corpus) -> list[tuple[int, str]]:
 # weight = tf_in_video ** tf_power × idf ** idf_power. A high idf power picks the passage's rarest
 # words, which single the video out and make retrieval easy; a question writer who has watched the
 # video names its main objects (high tf in the video), which other videos on the same task share.
-STYLE = {"tf_power": 1.0, "idf_power": 1.0, "min_df": 5, "terms": (0.35, 0.5, 0.15), "modifiers": True}
+STYLE = {"tf_power": 1.5, "idf_power": 0.5, "min_df": 50, "terms": (0.8, 0.2, 0.0), "modifiers": False}
 
 
 def salient_terms(passage: list[str], video_tf: Counter, corpus: Corpus, rng: random.Random,
@@ -537,13 +537,16 @@ def main() -> None:
     p.add_argument("--transcripts", type=Path, default=BENCH / "transcripts.jsonl.gz")
     p.add_argument("--n", type=int, default=300)
     p.add_argument("--seed", type=int, default=13)
-    p.add_argument("--task-share", type=float, default=0.4,
+    p.add_argument("--task-share", type=float, default=0.5,
                    help="share of questions that name the video's task (or, failing that, its topic)")
     p.add_argument("--out", type=Path, default=HERE)
     p.add_argument("--preview", type=int, default=0, help="print N questions with their passages, write nothing")
     p.add_argument("--llm", choices=("gemma", "smollm2", ""), default="gemma",
                    help="the local model that writes questions first ('' = templates only); its outputs "
                         "are cached in llm_cache.jsonl, so a rerun needs no model")
+    p.add_argument("--llm-questions", type=int, default=120,
+                   help="ask the model only for the first N questions (a 270M model on 1 CPU thread is "
+                        "slow: ~10-30 s a prompt on a loaded machine)")
     p.add_argument("--try-llm", choices=("gemma", "smollm2"), default=None,
                    help="print what the model writes for the first --preview passages (question and "
                         "rephrased template), write nothing")
@@ -564,7 +567,7 @@ def main() -> None:
         print(f"kept {kept} of {len(records)}")
         return
     llm = LocalLLM(args.llm, HERE / "llm_cache.jsonl") if args.llm else None
-    records, meta = build(rows, args.n, args.seed, args.task_share, llm)
+    records, meta = build(rows, args.n, args.seed, args.task_share, llm, llm_videos=args.llm_questions)
     if args.preview:
         for r, m in list(zip(records, meta))[: args.preview]:
             print(f"[{m['video_id']} @{m['position']:.2f} task={m['task']!r}]\n  P: {m['passage']}\n  Q: {r['howto100m_query_text']}\n")
