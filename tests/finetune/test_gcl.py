@@ -244,8 +244,9 @@ def test_cli_finetunes_from_a_golden_set_over_an_index(tmp_path, capsys):
     _golden(tmp_path / "golden.jsonl", TOPICS)
     parser = argparse.ArgumentParser()
     cli.add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["finetune", "--qa", str(tmp_path / "golden.jsonl"), "--index", str(tmp_path / "index"),
-                              "--out", str(tmp_path / "tuned"), "--batch-size", "8", "--max-steps", "2", "--epochs", "3",
+    args = parser.parse_args(["finetune", "--qa", str(tmp_path / "golden.jsonl"),
+                              "--index", str(tmp_path / "index"), "--out", str(tmp_path / "tuned"),
+                              "--batch-size", "8", "--max-steps", "2", "--epochs", "3",   # 1 batch an epoch
                               "--held-out-fraction", "0.25"])
     assert cli.run(args, Config()) == 0
     err = capsys.readouterr().err
