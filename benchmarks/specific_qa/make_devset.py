@@ -42,34 +42,30 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from videorag.retrieve.text import STOP_WORDS
+
 HERE = Path(__file__).resolve().parent
 BENCH = HERE.parents[2] / "shared" / "bench" / "howto100m-wikihow"
 MIN_WORDS = 300
 PASSAGE_WORDS = 70
 
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-# English function words plus the fillers of spoken how-to videos: never a question's key term.
-STOP = frozenset("""
-a about above after again against all am an and any are as at be because been before being below
-between both but by can could did do does doing down during each few for from further had has have
-having he her here hers herself him himself his how i if in into is it its itself just let me more
-most my myself no nor not now of off on once only or other our ours ourselves out over own same she
-should so some such than that the their theirs them themselves then there these they this those
-through to too under until up very was we were what when where which while who whom why will with
-would you your yours yourself yourselves i'm it's you're that's don't we're they're i'll you'll
-we'll gonna wanna okay ok yeah uh um oh like really also get got go going know gotta kinda sorta
-actually basically literally pretty little bit lot lots thing things stuff way ways right left
-want need make makes making made put puts putting take takes taking use used using see look looking
-looks come comes coming just one two three four five six seven eight nine ten first second third
-next last well good great nice much many something anything everything nothing someone anyone
-everybody somebody guys guy hey hi hello welcome today video videos channel subscribe thank thanks
-time times back around still even ever always never maybe probably sure kind sort way yes ah hmm
-can't won't didn't doesn't isn't aren't wasn't there's here's what's let's we've i've you've they've
-i'd you'd we'd he's she's said say says saying tell tells told talk talking show showing shown
-try trying tried start started starting end done going went gone give gives giving keep keeps
-think thought feel mean means able enough another every either whether though although us also
-new old big small lot okay alright whatever else instead anyway already quite rather almost
-etc via per yet mm hmm uh-huh gonna oh okay mhm wow cool awesome amazing
+# the retriever's stop words plus the fillers of spoken how-to videos: never a question's key term.
+STOP = STOP_WORDS | frozenset("""
+gotta kinda sorta actually basically literally pretty little bit lot lots thing things stuff
+way ways right left want need make makes making made put puts putting take
+takes taking use used using see look looking looks come comes coming one two
+three four five six seven eight nine ten first second third next last well
+good great nice much many something anything everything nothing someone anyone everybody somebody guys
+guy hey hi hello welcome today video videos channel subscribe thank thanks time times
+back around still even ever always never maybe probably sure kind sort way yes
+ah hmm can't won't didn't doesn't isn't aren't wasn't there's here's what's let's we've
+i've you've they've i'd you'd we'd he's she's said say says saying tell tells
+told talk talking show showing shown try trying tried start started starting end done
+went gone give gives giving keep keeps think thought feel mean means able enough
+another every either whether though although us new old big small lot alright whatever
+else instead anyway already quite rather almost etc via per yet mm hmm uh-huh
+mhm wow cool awesome amazing
 """.split())
 # question words that must not count as content words of the question
 TEMPLATE_WORDS = frozenset("video presenter says recommend recommends step steps sequence tip tips "
