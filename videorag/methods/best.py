@@ -15,6 +15,7 @@ import numpy as np
 from ..config import SearchConfig
 from ..retrieve.base import Ranking
 from ..retrieve.fusion import alpha_fuse, minmax
+from ..retrieve.searcher import top
 from .text import dense_videos, lexical_videos, ranking
 
 
@@ -34,7 +35,7 @@ class Best:
 
     def rank(self, qc) -> Ranking:
         scores = self.first_stage(qc)
-        head = _top(scores, self.config.best.rerank_depth)
+        head = top(scores, self.config.best.rerank_depth)
         final = scores.astype(np.float64) - scores.max() - 1.0   # the head stays above the rest
         final[head] = self._rerank(qc, head, scores[head]) + 1.0
         return ranking(qc, final)
@@ -50,9 +51,3 @@ class Best:
         similarity = (vectors @ vectors.T).toarray()
         base = base + cfg.centrality_weight * minmax(similarity @ minmax(base) ** cfg.centroid_power)
         return base - base.min()
-
-
-def _top(scores: np.ndarray, k: int) -> np.ndarray:
-    from ..retrieve.searcher import top
-
-    return top(scores, k)
