@@ -91,15 +91,15 @@ def test_interrupted_ingest_leaves_a_readable_index(make_rag, sample_dir, tmp_pa
     subset = [copy(p, tmp_path / "v" / p.name) for p in sorted(folder.glob("*.mp4"))[:2]]
     rag = make_rag()
     index = rag.add([subset[0]]) and rag.index
-    real_add = index._tables["videos"].add
+    real_write = index._tables["videos"].merge_insert  # the videos row: the last write of a video
 
     def crash(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(index._tables["videos"], "add", crash)
+    monkeypatch.setattr(index._tables["videos"], "merge_insert", crash)
     with pytest.raises(KeyboardInterrupt):
         rag.add([tmp_path / "v"])
-    monkeypatch.setattr(index._tables["videos"], "add", real_add)
+    monkeypatch.setattr(index._tables["videos"], "merge_insert", real_write)
     assert rag.info()["videos"] == 1
     assert {h.video_id for h in rag.search("anything at all", top_k=5)} == index.video_ids()
     report = rag.add([tmp_path / "v"])

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .config import Config, EmbedConfig, GenerateConfig, IngestConfig, MomentConfig, SearchConfig
 from .errors import VideoRAGError
+from .names import printable
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
 DEFAULT_INDEX = "videorag-index"
@@ -29,6 +30,12 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
     return value
+
+
+def _wait_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+                        help="when another process is writing the index, wait at most this long "
+                             "(default: until it is done; 0: fail at once)")
 
 
 def _search_options(parser: argparse.ArgumentParser) -> None:
@@ -64,8 +71,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--caption-model", default=None, metavar="MODEL",
                    help="ocr: Tesseract language (default eng); openai: the server's model")
     _common(p)
+    _wait_option(p)
     p = sub.add_parser("remove", help="drop videos (by id or path) from the index")
     p.add_argument("targets", nargs="+", metavar="ID_OR_PATH")
+    _wait_option(p)
+    _common(p)
+    p = sub.add_parser("check", help="verify the index's invariants (one row per video, no orphans)")
+    p.add_argument("--repair", action="store_true", help="fix what is found (removes incomplete videos)")
+    _wait_option(p)
     _common(p)
     p = sub.add_parser("info", help="what is indexed, sizes, models")
     p.add_argument("--json", action="store_true")
@@ -131,22 +144,45 @@ def make_config(args: argparse.Namespace) -> Config:
     embed = EmbedConfig(backend=_opt(args, "embed_backend", "sentence-transformers"),
                         model=_opt(args, "embed_model", None))
     return Config(ingest=ingest, embed=embed, search=search, generate=generate,
-                  show_progress=sys.stderr.isatty())
+                  show_progress=sys.stderr.isatty(), lock_wait=_opt(args, "wait", None))
 
 
 def _print_json(obj) -> None:
     print(json.dumps(obj, ensure_ascii=False))
 
 
+def _say(line: str) -> None:
+    """One report line on stderr, escaped (a newline or stray bytes in a file name stay one line)."""
+    print(printable(line), file=sys.stderr)
+
+
 def cmd_index(rag, args) -> int:
     report = rag.add(args.paths)
     for f in report.files:
         if f.status == "failed":
-            print(f"FAILED  {f.error}", file=sys.stderr)
+            _say(f"FAILED  {f.error}")
         elif args.verbose or f.status in ("added", "moved"):
-            print(f"{f.status:<9} {f.path}" + (f"  ({f.error})" if f.error else ""), file=sys.stderr)
-    print(f"{report.summary()} -> {rag.index_dir}", file=sys.stderr)
+            _say(f"{f.status:<9} {f.path}" + (f"  ({f.error})" if f.error else ""))
+        for warning in f.warnings:
+            _say(f"warning  {f.path}: {warning}")
+    print(f"{report.summary()} -> {printable(str(rag.index_dir))}", file=sys.stderr)
     return EXIT_PARTIAL if report.partial else EXIT_OK
+
+
+def cmd_check(rag, args) -> int:
+    problems, actions = rag.check(repair=args.repair)
+    for problem in problems:
+        _say(str(problem))
+    for action in actions:
+        _say(f"repaired   {action}")
+    if not problems:
+        print(f"ok: {rag.index_dir} holds {rag.info()['videos']} videos, no problems", file=sys.stderr)
+        return EXIT_OK
+    if not args.repair:
+        print(f"{len(problems)} problems; run `videorag check --repair --index {rag.index_dir}` to fix them",
+              file=sys.stderr)
+        return EXIT_ERROR
+    return EXIT_OK
 
 
 def cmd_remove(rag, args) -> int:
@@ -225,7 +261,7 @@ def cmd_train_frame_selector(rag, args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"index": cmd_index, "remove": cmd_remove, "info": cmd_info, "search": cmd_search,
+COMMANDS = {"index": cmd_index, "remove": cmd_remove, "check": cmd_check, "info": cmd_info, "search": cmd_search,
             "ask": cmd_ask, "train-frame-selector": cmd_train_frame_selector}
 
 
@@ -257,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return COMMANDS[args.command](VideoRAG(args.index, make_config(args)), args)
     except VideoRAGError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {printable(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted; the index stays readable and the next run finishes the job", file=sys.stderr)

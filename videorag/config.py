@@ -174,3 +174,8 @@ class Config:
     search: SearchConfig = field(default_factory=SearchConfig)
     generate: GenerateConfig = field(default_factory=GenerateConfig)
     show_progress: bool = False
+    lock_wait: float | None = None    # seconds a writer waits for another (None: no limit, 0: fail at once)
+
+    def __post_init__(self) -> None:
+        if self.lock_wait is not None and self.lock_wait < 0:
+            raise ConfigError(f"`lock_wait` must be >= 0 or None, got {self.lock_wait!r}")

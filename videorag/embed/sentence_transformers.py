@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 
-from ..models import MINILM_L6, resolve
+from ..models import MINILM_L6, fingerprint, resolve
 
 
 class SentenceTransformerEmbedder:
@@ -26,6 +26,11 @@ class SentenceTransformerEmbedder:
 
             self._model = SentenceTransformer(self._path, device=self.device)
             self._dim = self._model.get_embedding_dimension()
+
+    @property
+    def fingerprint(self) -> str | None:
+        """A hash of the model's files (None for a hub id), checked against the index's."""
+        return fingerprint(self._path)
 
     @property
     def dim(self) -> int:

@@ -8,9 +8,11 @@ $OPENAI_MODEL (default: the first model the server lists), key from $OPENAI_API_
 from __future__ import annotations
 
 import base64
+import http.client
 import json
 import logging
 import os
+import reprlib
 import urllib.error
 import urllib.request
 
@@ -42,24 +44,31 @@ class OpenAIGenerator:
     def generate(self, question: str, evidence: list) -> Answer:
         body = {"model": self.model or self._first_model(), "messages": self.messages(question, evidence),
                 "max_tokens": self.config.max_tokens, "temperature": self.config.temperature}
-        text = reply_text(self._call("/chat/completions", body), self.base_url)
+        text = chat(self.base_url, body, self.config.timeout)
         return Answer(question, text, [ev.citation for ev in evidence], self.name)
 
     def complete(self, prompt: str, max_tokens: int = 8) -> str:
         """Optional contract method: one user message in, the reply text out (e.g. a judge)."""
         body = {"model": self.model or self._first_model(), "max_tokens": max_tokens, "temperature": 0.0,
                 "messages": [{"role": "user", "content": prompt}]}
-        return self._call("/chat/completions", body)["choices"][0]["message"]["content"]
+        return chat(self.base_url, body, self.config.timeout)
 
     def _first_model(self) -> str:
         self.model = first_model(self.base_url, self.config.timeout)
         return self.model
 
-    def _call(self, route: str, body: dict | None) -> dict:
-        return call(self.base_url, route, body, self.config.timeout)
-
 
 # -- the request code, shared with the openai captioner (videorag.caption.openai) ----------------
+# A reply of any shape or size ends either in the value asked for or in one GenerationError whose
+# message is a single line quoting at most QUOTE_CHARS of the reply.
+MAX_REPLY_BYTES = 8 * 2**20  # longer replies are refused after reading this many bytes
+QUOTE_CHARS = 200            # of a reply, quoted in an error message
+QUOTE_BYTES = 4 * (QUOTE_CHARS + 1)  # enough UTF-8 for QUOTE_CHARS + 1 characters (so "…" shows)
+API_HINT = "check that the server speaks the OpenAI chat API"
+_SHORT = reprlib.Repr()      # bounded display of a decoded reply, however deep or long
+_SHORT.maxstring = _SHORT.maxother = 80
+
+
 def server_url(configured: str | None) -> str:
     """The server URL: configured, else $OPENAI_BASE_URL, else DEFAULT_BASE_URL."""
     return (configured or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
@@ -71,39 +80,92 @@ def image_part(jpeg: bytes) -> dict:
             "image_url": {"url": "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")}}
 
 
-def reply_text(reply: dict, url: str) -> str:
-    """The stripped text of a chat completion, or a GenerationError quoting the reply."""
-    try:
-        return reply["choices"][0]["message"]["content"].strip()
-    except (KeyError, IndexError, TypeError, AttributeError) as exc:
-        raise GenerationError(f"unexpected reply from {url}: {str(reply)[:200]}",
-                              "check that the server speaks the OpenAI chat API") from exc
+def chat(url: str, body: dict, timeout: float) -> str:
+    """The stripped reply text of one chat completion request to the server at `url`."""
+    return reply_text(call(url, "/chat/completions", body, timeout), url + "/chat/completions")
+
+
+def reply_text(reply: object, url: str) -> str:
+    """The stripped text of a decoded chat completion, or a GenerationError quoting the reply."""
+    content = pick(reply, "choices", 0, "message", "content")
+    if not isinstance(content, str):
+        raise GenerationError(f"{url} sent no choices[0].message.content text: {shown(reply)}", API_HINT)
+    return content.strip()
 
 
 def first_model(url: str, timeout: float) -> str:
     """The id of the first model the server lists."""
-    models = call(url, "/models", None, timeout).get("data") or []
-    if not models:
-        raise GenerationError(f"{url} lists no models", "set --model or $OPENAI_MODEL")
-    return models[0]["id"]
+    reply = call(url, "/models", None, timeout)
+    model = pick(reply, "data", 0, "id")
+    if not isinstance(model, str) or not model:
+        raise GenerationError(f"{url}/models names no model (no data[0].id text): {shown(reply)}",
+                              "set --model or $OPENAI_MODEL")
+    return model
 
 
-def call(url: str, route: str, body: dict | None, timeout: float) -> dict:
+def call(url: str, route: str, body: dict | None, timeout: float) -> object:
     """POST `body` as JSON to `url + route` (GET when None); the decoded JSON reply.
     The key, when the server wants one, comes from $OPENAI_API_KEY only."""
     headers = {"Content-Type": "application/json"}
     if key := os.environ.get("OPENAI_API_KEY"):
         headers["Authorization"] = f"Bearer {key}"
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url + route, data=data, headers=headers,
-                                     method="POST" if data else "GET")
+    where = url + route
+    request = urllib.request.Request(where, data=data, headers=headers, method="POST" if data else "GET")
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            return json.loads(response.read().decode())
+            raw = response.read(MAX_REPLY_BYTES + 1)
     except urllib.error.HTTPError as exc:
-        detail = exc.read().decode(errors="replace")[:300]
-        raise GenerationError(f"{url}{route} answered {exc.code}: {detail}",
+        raise GenerationError(f"{where} answered {exc.code}: {quote(error_body(exc))}",
                               "check the model name and $OPENAI_API_KEY") from exc
-    except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-        raise GenerationError(f"cannot reach {url} ({exc})",
+    except OSError as exc:  # refused, unreachable, timed out (URLError, TimeoutError, ConnectionError)
+        raise GenerationError(f"cannot reach {where} ({quote(str(getattr(exc, 'reason', exc)))})",
                               "start the server or set --base-url / $OPENAI_BASE_URL") from exc
+    except (http.client.HTTPException, ValueError) as exc:  # broken status line, headers, chunks
+        raise GenerationError(f"{where} gave no valid HTTP reply ({quote(repr(exc))})", API_HINT) from exc
+    return decode(raw, where)
+
+
+def decode(raw: bytes, where: str) -> object:
+    """The JSON value of a reply body of at most MAX_REPLY_BYTES, else a GenerationError."""
+    if len(raw) > MAX_REPLY_BYTES:
+        raise GenerationError(f"{where} sent a reply over {MAX_REPLY_BYTES} bytes: {quote(raw)}", API_HINT)
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise GenerationError(f"{where} sent a reply that is not UTF-8: {quote(raw)}", API_HINT) from exc
+    except (ValueError, RecursionError) as exc:  # not JSON, or nested / numbers beyond Python's limits
+        raise GenerationError(f"{where} sent a reply that is not JSON: {quote(raw)}", API_HINT) from exc
+
+
+def error_body(exc: urllib.error.HTTPError) -> bytes:
+    """The start of an HTTP error's body (what an error message quotes), b"" if unreadable."""
+    try:
+        return exc.read(QUOTE_BYTES)
+    except (OSError, http.client.HTTPException, ValueError, AttributeError):  # AttributeError: no body
+        return b""
+
+
+def pick(value: object, *path: str | int) -> object:
+    """`value[path[0]][path[1]]…` of a decoded reply, None where the reply has another shape."""
+    for key in path:
+        try:
+            value = value[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return value
+
+
+def shown(reply: object) -> str:
+    """A decoded reply for an error message: bounded, on one line."""
+    return quote(_SHORT.repr(reply))
+
+
+def quote(text: str | bytes) -> str:
+    """`text` for an error message: its first QUOTE_CHARS characters on one line, control
+    characters and bytes that are not UTF-8 escaped, "…" where cut."""
+    if isinstance(text, bytes):
+        text = text[:QUOTE_BYTES].decode("utf-8", errors="backslashreplace")
+    escaped = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:QUOTE_CHARS])
+    cut = len(text) > QUOTE_CHARS or len(escaped) > QUOTE_CHARS
+    return escaped[:QUOTE_CHARS] + ("…" if cut else "") or "(empty)"

@@ -6,7 +6,8 @@ Layout: `videorag.json` (format, the models that made the embeddings) and three 
 (sampled frames as JPEG with timestamps); with the visual path also `frame_vectors` and
 `visual`, with a captioner also `captions` (a text per sampled frame, embedded by the text
 embedder: RAG-Adapter's CaptionsDB). Rows of a video missing from `videos` are orphans of an
-interrupted ingest; they are ignored by readers and removed by the next ingest.
+interrupted ingest; they are ignored by readers and removed by the next ingest. Every write holds
+the index's writer lock (`lock.py`); readers see other processes' commits after `refresh()`.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import pyarrow.compute as pc
 
 from ..errors import IndexError_
 from ..types import Caption, Frame, Segment
+from .lock import writer_lock
 
 log = logging.getLogger(__name__)
 
@@ -87,25 +89,46 @@ def _quote(value: str) -> str:
 class VideoIndex:
     """An index directory. `VideoIndex.create(dir, embed_model, dim)` or `VideoIndex.open(dir)`."""
 
-    def __init__(self, path: Path, meta: dict):
+    def __init__(self, path: Path, meta: dict, lock_wait: float | None = None):
         import lancedb
 
         self.path = path
         self.meta = meta
+        self.lock_wait = lock_wait  # seconds a write waits for another writer; None = no limit
         self._db = lancedb.connect(str(path))
         self._tables = {}
-        self._open_tables(_schemas(meta["dim"]))
-        if "visual_dim" in meta:
-            self._open_tables(_visual_schemas(meta["visual_dim"]))
-        if "captioner" in meta:
-            self._open_tables(_caption_schemas(meta["dim"]))
+        self._meta_stamp = _stamp(path)
+        self._open_all()
+
+    def _open_all(self) -> None:
+        self._open_tables(_schemas(self.meta["dim"]))
+        if "visual_dim" in self.meta:
+            self._open_tables(_visual_schemas(self.meta["visual_dim"]))
+        if "captioner" in self.meta:
+            self._open_tables(_caption_schemas(self.meta["dim"]))
 
     def _open_tables(self, schemas: dict[str, pa.Schema]) -> None:
         for name, schema in schemas.items():
+            if name in self._tables:
+                continue
             try:
                 self._tables[name] = self._db.open_table(name)
-            except (ValueError, FileNotFoundError):
-                self._tables[name] = self._db.create_table(name, schema=schema)
+            except (ValueError, FileNotFoundError):  # writers create tables before recording them
+                self._tables[name] = self._db.create_table(name, schema=schema, exist_ok=True)
+
+    def writer(self):
+        """`with index.writer():` hold the index's writer lock (re-entrant)."""
+        return writer_lock(self.path).hold(self.lock_wait)
+
+    def refresh(self) -> None:
+        """See what other processes committed since this index was opened (a cheap check per
+        table, no data read): new rows, and tables or models recorded since."""
+        stamp = _stamp(self.path)
+        if stamp != self._meta_stamp:
+            self.meta, self._meta_stamp = _read_meta(self.path), stamp
+            self._open_all()
+        for table in self._tables.values():
+            table.checkout_latest()
 
     @property
     def has_visual(self) -> bool:
@@ -118,38 +141,43 @@ class VideoIndex:
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | Path) -> "VideoIndex":
-        path = Path(path).expanduser()
+    def open(cls, path: str | Path, lock_wait: float | None = None) -> "VideoIndex":
+        path = _directory(path)
         meta_file = path / META_FILE
         if not meta_file.is_file():
             raise IndexError_(f"no videorag index at {path}",
                               f"build one with: videorag index VIDEOS... --index {path}")
-        meta = json.loads(meta_file.read_text())
+        meta = _read_meta(path)
         if meta.get("format") != FORMAT:
             raise IndexError_(f"index {path} has format {meta.get('format')}, this version reads {FORMAT}",
                               "re-index the videos into a new index directory")
-        return cls(path, meta)
+        return cls(path, meta, lock_wait)
 
     @classmethod
-    def open_or_create(cls, path: str | Path, embed_model: str, dim: int, **extra) -> "VideoIndex":
-        path = Path(path).expanduser()
-        if (path / META_FILE).is_file():
-            index = cls.open(path)
-            index.check_embedder(embed_model, dim)
-            return index
+    def open_or_create(cls, path: str | Path, embed_model: str, dim: int, fingerprint: str | None = None,
+                       lock_wait: float | None = None, **extra) -> "VideoIndex":
+        """Open an index for writing (its tables are created first, then recorded)."""
+        path = _directory(path)
         path.mkdir(parents=True, exist_ok=True)
-        meta = {"format": FORMAT, "embed_model": embed_model, "dim": int(dim), **extra}
-        _write_meta(path, meta)
-        return cls(path, meta)
+        with writer_lock(path).hold(lock_wait):
+            if (path / META_FILE).is_file():
+                index = cls.open(path, lock_wait)
+                index.check_embedder(embed_model, dim, fingerprint)
+                return index
+            meta = {"format": FORMAT, "embed_model": embed_model, "dim": int(dim),
+                    "embed_fingerprint": fingerprint, **extra}
+            index = cls(path, meta, lock_wait)
+            _write_meta(path, meta)
+            return index
 
     def enable_visual(self, backend: str, spec: str, model_name: str, dim: int) -> None:
         """Record the visual model (first time) or check it is the one the index was built with."""
         if self.has_visual:
             self.check_visual(model_name, dim)
             return
-        self.meta.update(visual_backend=backend, visual_spec=spec, visual_model=model_name, visual_dim=int(dim))
-        _write_meta(self.path, self.meta)
-        self._open_tables(_visual_schemas(int(dim)))
+        with self.writer():
+            self._open_tables(_visual_schemas(int(dim)))
+            self._record(visual_backend=backend, visual_spec=spec, visual_model=model_name, visual_dim=int(dim))
 
     def check_visual(self, model_name: str, dim: int) -> None:
         if (model_name, int(dim)) != (self.meta.get("visual_model"), self.meta.get("visual_dim")):
@@ -163,9 +191,15 @@ class VideoIndex:
         if self.has_captions:
             self.check_captioner(name, model_name)
             return
-        self.meta.update(captioner={"name": name, "model": model_name})
+        with self.writer():
+            self._open_tables(_caption_schemas(self.meta["dim"]))
+            self._record(captioner={"name": name, "model": model_name})
+
+    def _record(self, **entries) -> None:
+        """Add entries to the index's metadata file (under the writer lock)."""
+        self.meta.update(entries)
         _write_meta(self.path, self.meta)
-        self._open_tables(_caption_schemas(self.meta["dim"]))
+        self._meta_stamp = _stamp(self.path)
 
     def check_captioner(self, name: str, model_name: str) -> None:
         known = self.meta.get("captioner") or {}
@@ -176,19 +210,39 @@ class VideoIndex:
                 f"use --captions {known.get('name')} --caption-model {known.get('model')!r}, "
                 "or index into a new directory")
 
-    def check_embedder(self, model_name: str, dim: int) -> None:
+    def check_embedder(self, model_name: str, dim: int, fingerprint: str | None = None) -> None:
+        """Refuse another text embedder than the index's: by name and size, and by fingerprint
+        (a hash of its weights and config) where both are known — a different model saved under
+        the same folder name is refused too."""
+        known = self.meta.get("embed_fingerprint")
         if model_name != self.meta["embed_model"] or int(dim) != self.meta["dim"]:
             raise IndexError_(
                 f"index {self.path} was built with text embedder {self.meta['embed_model']!r} "
                 f"(dim {self.meta['dim']}), not {model_name!r} (dim {dim})",
                 f"use --embed-model {self.meta['embed_model']!r}, or index into a new directory")
+        if known and fingerprint and known != fingerprint:
+            raise IndexError_(
+                f"index {self.path} was built with another model named {model_name!r} "
+                f"(weights fingerprint {known[:12]}, this one {fingerprint[:12]})",
+                "point --embed-model at the folder the index was built with, or index into a new directory")
+
+    def record_fingerprint(self, fingerprint: str | None) -> None:
+        """Record the text embedder's fingerprint in an index made before fingerprints existed."""
+        if fingerprint and not self.meta.get("embed_fingerprint"):
+            with self.writer():
+                self._record(embed_fingerprint=fingerprint)
 
     # -- writing ---------------------------------------------------------------------------
     def add(self, record: VideoRecord) -> None:
-        """Write one video; its `videos` row goes last, so a crash leaves only orphans."""
+        """Write one video; its `videos` row goes last, so a crash leaves only orphans. Idempotent:
+        the video's earlier rows are replaced and its `videos` row is keyed by id."""
         if record.captions and not self.has_captions:
             raise IndexError_(f"index {self.path} has no captions table",
                               "call VideoIndex.enable_captions(name, model) before adding captions")
+        with self.writer():
+            self._add(record)
+
+    def _add(self, record: VideoRecord) -> None:
         self.remove(record.video_id)
         self._tables["units"].add(self._unit_rows(record))
         if record.frames:
@@ -202,11 +256,13 @@ class VideoIndex:
             self._add_captions(record)
         mean = record.chunk_vectors.mean(axis=0) if len(record.chunk_vectors) else np.zeros(self.meta["dim"])
         mean = mean / max(float(np.linalg.norm(mean)), 1e-12)
-        self._tables["videos"].add(pa.table({
+        row = pa.table({
             "video_id": [record.video_id], "path": [record.path], "size": [record.size],
             "mtime_ns": [record.mtime_ns], "duration": [record.duration], "source": [record.source],
             "text": [record.text], "vector": [mean.astype(np.float32).tolist()]},
-            schema=self._tables["videos"].schema))
+            schema=self._tables["videos"].schema)
+        (self._tables["videos"].merge_insert("video_id").when_matched_update_all()
+         .when_not_matched_insert_all().execute(row))
 
     def _add_visual(self, record: VideoRecord) -> None:
         dim = self.meta["visual_dim"]
@@ -228,10 +284,11 @@ class VideoIndex:
 
     def set_visual(self, video_id: str, frames: list[float], vector: np.ndarray) -> None:
         """(Re)place a video's visual representation: the frames chosen for retrieval, their vector."""
-        self._tables["visual"].delete(f"video_id = {_quote(video_id)}")
-        self._tables["visual"].add(pa.table({
-            "video_id": [video_id], "frames": [list(map(float, frames))],
-            "vector": [np.asarray(vector, np.float32).tolist()]}, schema=self._tables["visual"].schema))
+        with self.writer():
+            self._tables["visual"].delete(f"video_id = {_quote(video_id)}")
+            self._tables["visual"].add(pa.table({
+                "video_id": [video_id], "frames": [list(map(float, frames))],
+                "vector": [np.asarray(vector, np.float32).tolist()]}, schema=self._tables["visual"].schema))
 
     def _unit_rows(self, record: VideoRecord) -> pa.Table:
         units = [("segment", record.segments, record.segment_vectors),
@@ -249,36 +306,66 @@ class VideoIndex:
                         schema=self._tables["units"].schema)
 
     def relocate(self, video_id: str, path: str, size: int, mtime_ns: int) -> None:
-        self._tables["videos"].update(where=f"video_id = {_quote(video_id)}",
-                                      values={"path": path, "size": size, "mtime_ns": mtime_ns})
+        with self.writer():
+            self._tables["videos"].update(where=f"video_id = {_quote(video_id)}",
+                                          values={"path": path, "size": size, "mtime_ns": mtime_ns})
 
     def remove(self, video_id: str) -> None:
         """Drop a video and all its rows (nothing happens when it is not indexed)."""
         where = f"video_id = {_quote(video_id)}"
-        self._tables["videos"].delete(where)  # first: its other rows become orphans, never dangling
+        with self.writer():
+            self._tables["videos"].delete(where)  # first: its other rows become orphans, never dangling
+            for name in self._tables:
+                if name != "videos":
+                    self._tables[name].delete(where)
+
+    def orphans(self) -> dict[str, set[str]]:
+        """{table: ids of videos with rows there but no `videos` row} (an interrupted write)."""
+        live = self.video_ids()
+        found = {}
         for name in self._tables:
             if name != "videos":
-                self._tables[name].delete(where)
+                ids = self._tables[name].search().select(["video_id"]).to_arrow()["video_id"]
+                found[name] = set(pc.unique(ids).to_pylist()) - live
+        return {name: ids for name, ids in found.items() if ids}
 
     def remove_orphans(self) -> int:
-        live = self.video_ids()
-        orphans = set()
-        children = [name for name in self._tables if name != "videos"]
-        for name in children:
-            ids = self._tables[name].search().select(["video_id"]).to_arrow()["video_id"]
-            orphans |= set(pc.unique(ids).to_pylist()) - live
-        if orphans:
-            where = "video_id IN (" + ", ".join(_quote(v) for v in sorted(orphans)) + ")"
-            for name in children:
-                self._tables[name].delete(where)
+        """Drop the rows of unfinished videos (under the writer lock: never another run's)."""
+        with self.writer():
+            orphans = set().union(*self.orphans().values())
+            if orphans:
+                where = "video_id IN (" + ", ".join(_quote(v) for v in sorted(orphans)) + ")"
+                for name in self._tables:
+                    if name != "videos":
+                        self._tables[name].delete(where)
         return len(orphans)
 
+    def keep_one_row(self, video_id: str) -> None:
+        """Collapse duplicate `videos` rows of one id into one (the last written)."""
+        where = f"video_id = {_quote(video_id)}"
+        with self.writer():
+            rows = self._tables["videos"].search().where(where).to_arrow()
+            self._tables["videos"].delete(where)
+            self._tables["videos"].add(rows.slice(rows.num_rows - 1))
+
+    def row_ids(self, table: str) -> pa.Array:
+        """The video_id column of one table (one entry per row; absent tables give none)."""
+        if table not in self._tables:
+            return pa.array([], pa.string())
+        return self._tables[table].search().select(["video_id"]).to_arrow()["video_id"].combine_chunks()
+
+    def unit_kinds(self) -> set[tuple[str, str]]:
+        """The (video_id, kind) pairs present in `units`."""
+        rows = self._tables["units"].search().select(["video_id", "kind"]).to_arrow()
+        return set(zip(rows["video_id"].to_pylist(), rows["kind"].to_pylist()))
+
     def compact(self) -> None:
-        for table in self._tables.values():
-            try:
-                table.optimize()
-            except Exception as exc:  # compaction is an optimisation; never fail ingest on it
-                log.warning("compaction of %s skipped: %s", table.name, exc)
+        with self.writer():
+            for table in self._tables.values():
+                try:
+                    table.optimize()
+                except Exception as exc:  # compaction is an optimisation; never fail ingest on it
+                    log.info("compaction of %s skipped: %s", table.name, exc)
 
     # -- reading ---------------------------------------------------------------------------
     def videos(self, columns: list[str] | None = None) -> pa.Table:
@@ -353,6 +440,30 @@ class VideoIndex:
                 "captions": self._tables["captions"].count_rows() if self.has_captions else 0,
                 "disk_bytes": disk,
                 "models": {k: v for k, v in self.meta.items() if k != "format"}}
+
+
+def _directory(path: str | Path) -> Path:
+    path = Path(path).expanduser()
+    if path.exists() and not path.is_dir():
+        raise IndexError_(f"index path {path} is a file, not a directory",
+                          "pass --index a directory (new or made by videorag index)")
+    return path
+
+
+def _read_meta(path: Path) -> dict:
+    try:
+        return json.loads((path / META_FILE).read_text())
+    except (OSError, ValueError) as exc:
+        raise IndexError_(f"index {path}: {META_FILE} cannot be read ({exc.__class__.__name__}: {exc})",
+                          "restore it from a backup, or re-index into a new directory") from exc
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = (path / META_FILE).stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
 
 
 def _write_meta(path: Path, meta: dict) -> None:

@@ -78,7 +78,8 @@ def _keyframe_gap(container: av.container.InputContainer) -> float | None:
 
 def sample_frames(path: str | Path, fps: float = 1.0, max_side: int = 384,
                   quality: int = 80) -> list[Frame]:
-    """Frames at `fps` per second as JPEG, scaled to fit `max_side`. Raises MediaError."""
+    """Frames at `fps` per second as JPEG, scaled to fit `max_side`. A stream that breaks off
+    (a truncated file) gives the frames before the break; raises MediaError when none decode."""
     info = probe(path)
     if not info.has_video:
         return []
@@ -88,11 +89,15 @@ def sample_frames(path: str | Path, fps: float = 1.0, max_side: int = 384,
         stream.thread_type = "AUTO"
         # keyframes alone when they are dense enough; else skip frames nothing refers to
         stream.codec_context.skip_frame = "NONKEY" if keyframes_only else "NONREF"
+        frames: list[Frame] = []
         try:
-            return list(_pick(container.decode(stream), fps, max_side, quality))
+            frames.extend(_pick(container.decode(stream), fps, max_side, quality))
         except av.error.FFmpegError as exc:
-            raise MediaError(f"{path}: video stream cannot be decoded ({exc})",
-                             "the file is corrupt or truncated; re-export it") from exc
+            if not frames:
+                raise MediaError(f"{path}: video stream cannot be decoded ({exc})",
+                                 "the file is corrupt or truncated; re-export it") from exc
+            log.info("%s: decoding stopped at %.1f s (%s)", path, frames[-1].t, exc)  # ingest warns
+        return frames
 
 
 def _pick(decoded, fps: float, max_side: int, quality: int):

@@ -2,30 +2,57 @@
 from __future__ import annotations
 
 import hashlib
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 _BLOCK = 1 << 20
 
 
-def find_videos(paths: list[str | Path], extensions: tuple[str, ...]) -> tuple[list[Path], list[Path]]:
-    """Expand files and folders (recursively) into (videos, missing paths), sorted, unique."""
-    found: dict[Path, None] = {}
-    missing = []
+@dataclass
+class Found:
+    """Video files under the given paths, and a one-line problem per path that could not be read."""
+
+    files: list[Path] = field(default_factory=list)
+    problems: list[tuple[Path, str]] = field(default_factory=list)
+
+
+def find_videos(paths: list[str | Path], extensions: tuple[str, ...]) -> Found:
+    """Expand files and folders (recursively) into video files (sorted, unique) and problems
+    (missing paths, folders that cannot be listed)."""
+    found, seen = Found(), {}
     for raw in paths:
         path = Path(raw).expanduser()
-        if path.is_dir():
-            for child in sorted(path.rglob("*")):
-                if child.is_file() and child.suffix.lower() in extensions:
-                    found[child.resolve()] = None
-        elif path.is_file():
-            found[path.resolve()] = None  # named explicitly: try it whatever its extension
-        else:
-            missing.append(path)
-    return list(found), missing
+        try:
+            if path.is_dir():
+                for child in _walk(path, found):
+                    if child.suffix.lower() in extensions:
+                        seen[child.resolve()] = None
+            elif path.is_file():
+                seen[path.resolve()] = None  # named explicitly: try it whatever its extension
+            else:
+                found.problems.append((path, "no such file or folder"))
+        except OSError as exc:  # a name too long, a broken mount
+            found.problems.append((path, f"cannot be read ({exc.strerror or exc})"))
+    found.files = list(seen)
+    return found
+
+
+def _walk(folder: Path, found: Found):
+    def unreadable(exc: OSError) -> None:
+        found.problems.append((Path(exc.filename or folder), f"folder cannot be read ({exc.strerror})"))
+
+    for root, dirs, files in os.walk(folder, onerror=unreadable):
+        dirs.sort()
+        for name in sorted(files):
+            child = Path(root, name)
+            if child.is_file():
+                yield child
 
 
 def content_id(path: Path) -> str:
-    """A video's identity: BLAKE2b of its bytes (so renames and moves keep the id)."""
+    """A video's identity: BLAKE2b of its bytes (so renames and moves keep the id). Raises OSError
+    when the file cannot be read."""
     digest = hashlib.blake2b(digest_size=12)
     with path.open("rb") as handle:
         while block := handle.read(_BLOCK):

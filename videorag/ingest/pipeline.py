@@ -17,15 +17,18 @@ from tqdm.auto import tqdm
 
 from ..config import Config
 from ..embed import embed_long, normalize
-from ..errors import MediaError
+from ..errors import MediaError, VideoRAGError
 from ..index import VideoIndex, VideoRecord
+from ..names import path_text
 from ..types import FileResult, IngestReport, Segment
 from .chunking import bound_segments, window_chunks
-from .decode import probe, sample_frames
+from .decode import MediaInfo, probe, sample_frames
 from .discover import content_id, find_videos
-from .subtitles import find_sidecar, parse_subtitles
+from .subtitles import find_sidecar, read_subtitles
 
 log = logging.getLogger(__name__)
+
+PARTIAL_SLACK = 3.0  # seconds of a stated duration that may go undecoded without a warning
 
 
 @dataclass
@@ -58,15 +61,22 @@ class Ingestor:
         self.captioner = captioner          # frame captioner, when captions are on
 
     def run(self, paths: list[str | Path]) -> IngestReport:
+        """Index the files under `paths`, holding the index's writer lock for the whole run (a
+        second writer waits, then finds the work done)."""
+        with self.index.writer():
+            self.index.refresh()
+            return self._run(paths)
+
+    def _run(self, paths: list[str | Path]) -> IngestReport:
         report = IngestReport()
-        files, missing = find_videos(paths, self.config.ingest.extensions)
-        for path in missing:
-            report.files.append(FileResult(str(path), "failed", error=f"{path}: no such file or folder"))
+        found = find_videos(paths, self.config.ingest.extensions)
+        for path, problem in found.problems:
+            report.files.append(FileResult(path_text(path), "failed", error=f"{path_text(path)}: {problem}"))
         if self.captioner is not None:  # refuses another captioner than the index's, before any work
             self.index.enable_captions(self.captioner.name, self.captioner.model_name)
         if self.index.remove_orphans():
             log.info("removed rows of videos left unfinished by an interrupted ingest")
-        todo = self._classify(files, report)
+        todo = self._classify(found.files, report)
         bar = tqdm(total=len(todo), unit="video", disable=not self.config.show_progress, desc="indexing")
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="videorag-frames") as pool:
             for job in self._prefetch(todo, pool):
@@ -85,16 +95,21 @@ class Ingestor:
         by_id = {r["video_id"]: r for r in rows}
         todo, queued = [], set()
         for path in files:
-            stat = path.stat()
-            known = by_path.get(str(path))
-            if known and (known["size"], known["mtime_ns"]) == (stat.st_size, stat.st_mtime_ns):
-                report.files.append(FileResult(str(path), "unchanged", known["video_id"]))
+            try:
+                stat = path.stat()
+                known = by_path.get(path_text(path))
+                if known and (known["size"], known["mtime_ns"]) == (stat.st_size, stat.st_mtime_ns):
+                    report.files.append(FileResult(path_text(path), "unchanged", known["video_id"]))
+                    continue
+                video_id = content_id(path)
+            except OSError as exc:  # unreadable: report it, go on with the batch
+                report.files.append(FileResult(path_text(path), "failed", error=(
+                    f"{path_text(path)}: cannot be read ({exc.strerror or exc}); check its permissions")))
                 continue
-            video_id = content_id(path)
             if video_id in by_id:
                 report.files.append(self._relocate(path, stat, by_id[video_id]))
             elif video_id in queued:
-                report.files.append(FileResult(str(path), "unchanged", video_id,
+                report.files.append(FileResult(path_text(path), "unchanged", video_id,
                                                error="same content as another file in this run"))
             else:
                 queued.add(video_id)
@@ -102,12 +117,11 @@ class Ingestor:
         return todo
 
     def _relocate(self, path: Path, stat, known: dict) -> FileResult:
-        old = Path(known["path"])
-        if old != path and old.exists() and content_id(old) == known["video_id"]:
-            return FileResult(str(path), "unchanged", known["video_id"], error=f"copy of {old}")
-        self.index.relocate(known["video_id"], str(path), stat.st_size, stat.st_mtime_ns)
-        status = "moved" if old != path else "unchanged"
-        return FileResult(str(path), status, known["video_id"])
+        old, new = known["path"], path_text(path)
+        if old != new and _same_content(Path(old), known["video_id"]):
+            return FileResult(new, "unchanged", known["video_id"], error=f"copy of {old}")
+        self.index.relocate(known["video_id"], new, stat.st_size, stat.st_mtime_ns)
+        return FileResult(new, "moved" if old != new else "unchanged", known["video_id"])
 
     def _prefetch(self, todo: list[tuple[Path, str]], pool: ThreadPoolExecutor) -> Iterator[_Job]:
         cfg = self.config.ingest
@@ -121,38 +135,42 @@ class Ingestor:
             jobs[i] = None  # let the frames of a finished video be freed
 
     def _ingest_one(self, job: _Job) -> FileResult:
+        """Build and write one video; every failure becomes the report's one line (logged only
+        in detail, so nothing is printed twice)."""
+        name = path_text(job.path)
         try:
-            record = self._build(job)
+            record, warnings = self._build(job)
             self.index.add(record)
-            return FileResult(str(job.path), "added", job.video_id, duration=record.duration)
-        except MediaError as exc:
-            log.warning("skipped %s", exc)
-            return FileResult(str(job.path), "failed", job.video_id, error=str(exc))
+            return FileResult(name, "added", job.video_id, duration=record.duration, warnings=warnings)
+        except VideoRAGError as exc:  # a bad file, or a backend (captioner server) failing on it
+            log.info("skipped %s", exc)
+            return FileResult(name, "failed", job.video_id, error=path_text(str(exc)))
         except Exception as exc:  # a bad file must never stop the batch
-            log.exception("unexpected failure on %s", job.path)
-            return FileResult(str(job.path), "failed", job.video_id,
-                              error=f"{job.path}: unexpected {exc.__class__.__name__}: {exc} "
+            log.info("unexpected failure on %s", name, exc_info=True)
+            return FileResult(name, "failed", job.video_id,
+                              error=f"{name}: unexpected {exc.__class__.__name__}: {path_text(str(exc))} "
                                     "(please report this with the file's ffprobe output)")
 
-    def _build(self, job: _Job) -> VideoRecord:
+    def _build(self, job: _Job) -> tuple[VideoRecord, list[str]]:
         cfg = self.config.ingest
         info = probe(job.path)
-        segments, source = self._text(job.path, info.has_audio)
+        segments, source, warnings = self._text(job.path, info)
         segments = bound_segments(segments, cfg.max_segment_seconds)
         chunks = window_chunks(segments, cfg.chunk_seconds, info.duration)
         segment_vectors = embed_long(self.embedder, [s.text for s in segments])
         stat = job.path.stat()
+        frames = job.frames.result()
         record = VideoRecord(
-            video_id=job.video_id, path=str(job.path), size=stat.st_size, mtime_ns=stat.st_mtime_ns,
+            video_id=job.video_id, path=path_text(job.path), size=stat.st_size, mtime_ns=stat.st_mtime_ns,
             duration=max(info.duration, segments[-1].end), source=source,
             segments=segments, segment_vectors=segment_vectors, chunks=chunks,
             chunk_vectors=chunk_vectors(segments, segment_vectors, chunks, cfg.chunk_seconds),
-            frames=job.frames.result())
+            frames=frames)
         if self.visual is not None and record.frames:
             self._add_visual(record)
         if self.captioner is not None and record.frames:
             self._add_captions(record)
-        return record
+        return record, warnings + partial_read(info, frames, cfg.fps)
 
     def _add_captions(self, record: VideoRecord) -> None:
         """Caption the sampled frames; identical caption texts are embedded once."""
@@ -174,15 +192,36 @@ class Ingestor:
         record.visual_frames = [record.frames[i].t for i in chosen]
         record.visual_vector = video_vector(record.frame_vectors, chosen, self.visual, images)
 
-    def _text(self, path: Path, has_audio: bool) -> tuple[list[Segment], str]:
+    def _text(self, path: Path, info: MediaInfo) -> tuple[list[Segment], str, list[str]]:
+        """(segments, source, warnings): the sidecar subtitles, checked against the video's
+        duration, else the speech recognised in its audio."""
         sidecar = find_sidecar(path)
         if sidecar is not None:
-            return parse_subtitles(sidecar), "subtitles"
-        if not has_audio:
+            segments, warnings = read_subtitles(sidecar, info.duration)
+            return segments, "subtitles", warnings
+        if not info.has_audio:
             raise MediaError(f"{path}: no audio track and no subtitles",
                              f"put {path.stem}.srt or {path.stem}.vtt beside the video")
         segments = self.asr.transcribe(str(path))
         if not segments:
             raise MediaError(f"{path}: no speech recognised in the audio",
                              f"put {path.stem}.srt or {path.stem}.vtt beside the video")
-        return segments, "asr"
+        return segments, "asr", []
+
+
+def partial_read(info: MediaInfo, frames: list, fps: float) -> list[str]:
+    """A warning when the frames decoded stop well before the duration the file states (a
+    truncated file whose header is intact)."""
+    if not info.has_video or info.duration <= 0:
+        return []
+    read = frames[-1].t + 1 / fps if frames else 0.0
+    if info.duration - read <= max(PARTIAL_SLACK, 0.05 * info.duration):
+        return []
+    return [f"only {read:.1f} s of the stated {info.duration:.1f} s could be decoded (truncated file?)"]
+
+
+def _same_content(path: Path, video_id: str) -> bool:
+    try:
+        return path.exists() and content_id(path) == video_id
+    except OSError:
+        return False

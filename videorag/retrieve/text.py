@@ -4,10 +4,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from nltk.stem.porter import PorterStemmer
-
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_STEMMER = PorterStemmer()
 STOP_WORDS = frozenset("""
 a about above after again against all am an and any are as at be because been before being below
 between both but by can could did do does doing down during each few for from further had has have
@@ -20,9 +17,16 @@ we'll gonna wanna okay ok yeah uh um oh like really also get got go going know
 """.split())
 
 
+@lru_cache(maxsize=1)
+def _stemmer():
+    from nltk.stem.porter import PorterStemmer  # importing nltk costs seconds: only when stemming
+
+    return PorterStemmer()
+
+
 @lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
-    return _STEMMER.stem(word)
+    return _stemmer().stem(word)
 
 
 def tokenize(text: str) -> list[str]:

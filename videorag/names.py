@@ -1,0 +1,23 @@
+"""File names as text: any name the file system allows, stored and printed safely."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {0x7F: "\\x7f", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
+
+
+def path_text(path: str | Path) -> str:
+    """A path as valid UTF-8 text (what the index stores): bytes that are not UTF-8 in a name
+    (kept by Python as surrogate escapes) are written as \\xNN."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def printable(text: str) -> str:
+    """One line of terminal-safe text: control characters (a newline in a file name) escaped,
+    undecodable bytes as \\xNN."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that is no escaped byte
+        raw = text.encode("utf-8", "backslashreplace")
+    return raw.decode("utf-8", "backslashreplace").translate(_CONTROL)
