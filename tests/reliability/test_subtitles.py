@@ -86,7 +86,14 @@ def test_a_100k_word_cue_is_truncated(tmp_path):
     path = srt(tmp_path, *timed((1, 5, " ".join(f"w{i}" for i in range(100_000)))))
     segments, warnings = read_subtitles(path, 15.0)
     assert segments == [Segment(1, 5, " ".join(f"w{i}" for i in range(200)))]
-    assert warnings == ["subtitles: truncated 1 cue to 200 words"]
+    assert warnings == ["subtitles: truncated 1 cue to 200 words of at most 100 characters"]
+
+
+def test_a_huge_word_or_unclosed_tag_is_cut(tmp_path):
+    path = srt(tmp_path, *timed((1, 2, "ok <" + "x" * 10**6), (3, 4, "fine {\\an8}line")))
+    segments, warnings = read_subtitles(path, 15.0)
+    assert segments == [Segment(1, 2, "ok <" + "x" * 99), Segment(3, 4, "fine line")]
+    assert warnings == ["subtitles: truncated 1 cue to 200 words of at most 100 characters"]
 
 
 def test_20000_cues_on_a_15s_video_are_merged_without_losing_words(tmp_path):
@@ -170,5 +177,6 @@ def test_random_files_give_valid_cues_or_media_error(tmp_path, text, duration, m
     assert segments and len(segments) <= limits.cue_cap(duration if known else max(s.end for s in segments))
     assert all(0 <= s.start < s.end and (not known or s.end <= duration) for s in segments)
     assert all(1 <= len(s.text.split()) <= max_words for s in segments)
+    assert all(len(w) <= limits.max_word_chars for s in segments for w in s.text.split())
     assert [s.start for s in segments] == sorted(s.start for s in segments)
     assert all("\n" not in w and w.startswith("subtitles: ") for w in warnings)

@@ -14,6 +14,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +32,7 @@ log = logging.getLogger(__name__)
 
 FORMAT = 1
 META_FILE = "videorag.json"
+CHANGED_FILE = ".changed"  # replaced by every write: readers `stat` it to know when to refresh
 
 
 @dataclass
@@ -97,7 +101,7 @@ class VideoIndex:
         self.lock_wait = lock_wait  # seconds a write waits for another writer; None = no limit
         self._db = lancedb.connect(str(path))
         self._tables = {}
-        self._meta_stamp = _stamp(path)
+        self._seen = (_stamp(path, CHANGED_FILE), _stamp(path, META_FILE))
         self._open_all()
 
     def _open_all(self) -> None:
@@ -116,19 +120,29 @@ class VideoIndex:
             except (ValueError, FileNotFoundError):  # writers create tables before recording them
                 self._tables[name] = self._db.create_table(name, schema=schema, exist_ok=True)
 
-    def writer(self):
-        """`with index.writer():` hold the index's writer lock (re-entrant)."""
-        return writer_lock(self.path).hold(self.lock_wait)
+    @contextmanager
+    def writer(self) -> Iterator[None]:
+        """`with index.writer():` hold the index's writer lock (re-entrant); on leaving, mark
+        the index changed for readers in other processes (see `refresh`)."""
+        with writer_lock(self.path).hold(self.lock_wait):
+            try:
+                yield
+            finally:
+                _mark_changed(self.path)
 
     def refresh(self) -> None:
-        """See what other processes committed since this index was opened (a cheap check per
-        table, no data read): new rows, and tables or models recorded since."""
-        stamp = _stamp(self.path)
-        if stamp != self._meta_stamp:
-            self.meta, self._meta_stamp = _read_meta(self.path), stamp
+        """See what other processes committed since the last call: one `stat` when nothing
+        changed; else the tables move to their latest versions (no data read) and tables or
+        models recorded since are opened."""
+        stamp = (_stamp(self.path, CHANGED_FILE), _stamp(self.path, META_FILE))
+        if stamp == self._seen:
+            return
+        if stamp[1] != self._seen[1]:
+            self.meta = _read_meta(self.path)
             self._open_all()
         for table in self._tables.values():
             table.checkout_latest()
+        self._seen = stamp
 
     @property
     def has_visual(self) -> bool:
@@ -199,7 +213,6 @@ class VideoIndex:
         """Add entries to the index's metadata file (under the writer lock)."""
         self.meta.update(entries)
         _write_meta(self.path, self.meta)
-        self._meta_stamp = _stamp(self.path)
 
     def check_captioner(self, name: str, model_name: str) -> None:
         known = self.meta.get("captioner") or {}
@@ -458,12 +471,19 @@ def _read_meta(path: Path) -> dict:
                           "restore it from a backup, or re-index into a new directory") from exc
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
+def _stamp(path: Path, name: str) -> tuple[int, int, int] | None:
     try:
-        stat = (path / META_FILE).stat()
+        stat = (path / name).stat()
     except OSError:
         return None
-    return stat.st_mtime_ns, stat.st_size
+    return stat.st_ino, stat.st_mtime_ns, stat.st_size
+
+
+def _mark_changed(path: Path) -> None:
+    """Replace the change marker (a new inode each time, so readers see it whatever the clock)."""
+    tmp = path / (CHANGED_FILE + f".{os.getpid()}.tmp")
+    tmp.write_text(f"{time.time_ns()}\n")
+    os.replace(tmp, path / CHANGED_FILE)
 
 
 def _write_meta(path: Path, meta: dict) -> None:

@@ -24,7 +24,7 @@ SIDECAR_SUFFIXES = (".srt", ".vtt", ".en.srt", ".en.vtt")
 # A time not glued to other digits or separators: [-][h:]mm:ss(,|.)ttt, at most 3 hour digits
 # (bounded repeats keep the scan linear on garbled lines of digits).
 _TIME = re.compile(r"(?<![\d:.,])(-?)(?:(\d{1,3}):)?(\d{1,2}):(\d{2})[.,](\d{1,3})")
-_TAG = re.compile(r"<[^>]*>|\{\\[^}]*\}")
+_TAG = re.compile(r"<[^<>]*>|\{\\[^{}]*\}")     # no nesting: linear on unclosed tags
 _WORD = re.compile(r"\S+")
 _NOT_VALID = "check that it is a valid .srt or .vtt file"
 
@@ -34,12 +34,14 @@ class SubtitleLimits:
     """Bounds on what one subtitle file may put into the index (see `read_subtitles`)."""
 
     max_words_per_cue: int = 200          # longer cues are truncated
+    max_word_chars: int = 100             # longer "words" (junk, unclosed tags) are cut
     max_cues_per_second: float = 4.0      # over the video's duration; more cues are merged
     min_cue_cap: int = 100                # the cue cap never goes below this (very short videos)
     max_file_bytes: int = 20 * 2**20      # larger files are refused
 
     def __post_init__(self):
-        for name in ("max_words_per_cue", "max_cues_per_second", "min_cue_cap", "max_file_bytes"):
+        for name in ("max_words_per_cue", "max_word_chars", "max_cues_per_second", "min_cue_cap",
+                     "max_file_bytes"):
             value = getattr(self, name)
             if not value > 0:
                 raise ConfigError(f"`{name}` must be > 0, got {value!r}")
@@ -82,13 +84,12 @@ def read_subtitles(path: Path, duration: float,
     tally: Counter[str] = Counter()
     cues = _fit_duration(list(_cues(_read(path, limits.max_file_bytes), limits, tally)),
                          duration, tally)
-    known = _known(duration)
     if not cues:
         dropped = "; ".join(_messages(tally, duration, limits))
         raise MediaError(f"{path}: no subtitle cues found" + (f"; {dropped}" if dropped else ""),
                          _NOT_VALID)
     cues.sort(key=lambda c: (c.start, c.end))
-    cap = limits.cue_cap(duration if known else max(c.end for c in cues))
+    cap = limits.cue_cap(duration if _known(duration) else max(c.end for c in cues))
     if len(cues) > cap:
         tally["merged_from"], tally["cap"] = len(cues), cap
         cues, tally["lost_words"] = _merge(cues, cap, limits.max_words_per_cue)
@@ -140,7 +141,7 @@ def _cues(raw: str, limits: SubtitleLimits, tally: Counter):
         if not start < end:
             tally["order"] += 1
             continue
-        text, cut = _text(lines, limits.max_words_per_cue)
+        text, cut = _text(lines, limits)
         if text:
             tally["truncated"] += cut
             yield Segment(start, end, text)
@@ -152,15 +153,18 @@ def _seconds(match: re.Match) -> float:
     return -value if sign else value
 
 
-def _text(lines: list[str], max_words: int) -> tuple[str, bool]:
-    """The cue's words without tags, stopping at `max_words` (a huge cue is never split whole)."""
+def _text(lines: list[str], limits: SubtitleLimits) -> tuple[str, bool]:
+    """The cue's words without tags and whether any was cut; a huge cue is never split whole."""
     words: list[str] = []
+    cut = False
     for line in lines:
         for match in _WORD.finditer(_TAG.sub("", html.unescape(line))):
-            if len(words) == max_words:
+            if len(words) == limits.max_words_per_cue:
                 return " ".join(words), True
-            words.append(match.group())
-    return " ".join(words), False
+            word = match.group()
+            cut |= len(word) > limits.max_word_chars
+            words.append(word[:limits.max_word_chars])
+    return " ".join(words), cut
 
 
 def _fit_duration(cues: list[Segment], duration: float, tally: Counter) -> list[Segment]:
@@ -223,7 +227,8 @@ def _messages(tally: Counter, duration: float, limits: SubtitleLimits) -> list[s
         "order": "dropped {} whose end is not after their start",
         "late": f"dropped {{}} starting at or after the video's end ({duration:.1f} s)",
         "clamped": f"clamped {{}} to the video's end ({duration:.1f} s)",
-        "truncated": f"truncated {{}} to {limits.max_words_per_cue} words",
+        "truncated": f"truncated {{}} to {limits.max_words_per_cue} words "
+                     f"of at most {limits.max_word_chars} characters",
     }
     out = [template.format(cues(tally[key])) for key, template in templates.items() if tally[key]]
     if tally["merged_from"]:
