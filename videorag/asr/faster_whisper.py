@@ -1,4 +1,8 @@
-"""ASR with faster-whisper (CTranslate2), greedy decoding, int8 on CPU."""
+"""ASR with faster-whisper (CTranslate2), greedy decoding, int8 on CPU.
+
+The audio goes to the model in windows of at most `window_seconds` (see `audio.audio_windows`),
+so memory stays bounded whatever the video's length.
+"""
 from __future__ import annotations
 
 import logging
@@ -7,17 +11,20 @@ import os
 from ..errors import MediaError
 from ..models import WHISPER_TINY_EN, resolve
 from ..types import Segment
+from .audio import WINDOW_SECONDS, audio_windows
 
 log = logging.getLogger(__name__)
 
 
 class FasterWhisperASR:
     def __init__(self, model: str | None = None, language: str | None = "en",
-                 device: str = "auto", compute_type: str = "default", beam_size: int = 1):
+                 device: str = "auto", compute_type: str = "default", beam_size: int = 1,
+                 window_seconds: float = WINDOW_SECONDS):
         self.language = language
         self.device = device
         self.compute_type = compute_type
         self.beam_size = beam_size
+        self.window_seconds = window_seconds
         self._model = None
         self._path, self.model_name = resolve(model, WHISPER_TINY_EN)
 
@@ -33,11 +40,14 @@ class FasterWhisperASR:
 
     def transcribe(self, path: str) -> list[Segment]:
         self.warm_up()
+        segments = []
         try:
-            pieces, _ = self._model.transcribe(
-                path, language=self.language, beam_size=self.beam_size,
-                condition_on_previous_text=False, vad_filter=False)
-            segments = [Segment(float(p.start), float(p.end), p.text.strip()) for p in pieces]
+            for start, audio in audio_windows(path, self.window_seconds):
+                pieces, _ = self._model.transcribe(
+                    audio, language=self.language, beam_size=self.beam_size,
+                    condition_on_previous_text=False, vad_filter=False)
+                segments += [Segment(start + float(p.start), start + float(p.end), p.text.strip())
+                             for p in pieces]
         except Exception as exc:  # PyAV / CTranslate2 raise many types for broken audio
             raise MediaError(f"{path}: audio cannot be transcribed ({exc.__class__.__name__}: {exc})",
                              "the audio track is corrupt; re-export the file or add .srt subtitles") from exc
