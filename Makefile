@@ -11,7 +11,8 @@ install:
 	$(PIP) install -q -e .
 
 install-test: install
-	$(PIP) install -q -e '.[test,eval,llamacpp,visual,rerank]'
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	$(PIP) install -q -e '.[test,eval,llamacpp,visual,rerank,serve]'
 
 demo: install
 	videorag demo

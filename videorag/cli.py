@@ -11,6 +11,7 @@ from pathlib import Path
 from .config import Config, EmbedConfig, GenerateConfig, IngestConfig, MomentConfig, SearchConfig
 from .errors import VideoRAGError
 from .names import printable
+from .types import search_json
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
 DEFAULT_INDEX = "videorag-index"
@@ -115,6 +116,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-items", type=int, default=100, help="cap on generation-labelled queries")
     p.add_argument("--epochs", type=int, default=30)
     _common(p)
+    p = sub.add_parser("serve", help="HTTP API + web page (+ MCP at /mcp) over the index")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s: this machine only)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--token", default=os.environ.get("VIDEORAG_TOKEN"),
+                   help="bearer token for writes (and reads off loopback); default $VIDEORAG_TOKEN")
+    p.add_argument("--root", action="append", default=[], metavar="FOLDER",
+                   help="a folder POST /index may read (repeatable; none: uploads only)")
+    p.add_argument("--max-upload-mb", type=positive_int, default=2048)
+    _search_options(p)
+    _common(p)
+    p = sub.add_parser("mcp", help="MCP server over stdio (tools: search, ask, index, list_videos)")
+    p.add_argument("--root", action="append", default=[], metavar="FOLDER", help="a folder the index tool may read")
+    _search_options(p)
+    _common(p)
     p = sub.add_parser("demo", help="render a sample corpus, index it, answer questions about it")
     p.add_argument("--dir", default="videorag-demo", help="where the sample videos and index go")
     p.add_argument("--generator", default="extractive")
@@ -213,7 +228,7 @@ def cmd_info(rag, args) -> int:
 def cmd_search(rag, args) -> int:
     hits = rag.search(args.query, args.top_k, moments=args.moments)
     if args.json:
-        _print_json({"query": args.query, "results": [h.to_dict() for h in hits]})
+        _print_json(search_json(args.query, hits))
         return EXIT_OK
     from .generate.prompt import clock
 
@@ -261,8 +276,31 @@ def cmd_train_frame_selector(rag, args) -> int:
     return EXIT_OK
 
 
+def serve_config(args):
+    from .serve.service import ServeConfig
+
+    return ServeConfig(Path(args.index), host=getattr(args, "host", "127.0.0.1"), port=getattr(args, "port", 8000),
+                       token=getattr(args, "token", None), roots=tuple(args.root),
+                       max_upload_bytes=getattr(args, "max_upload_mb", 2048) << 20)
+
+
+def cmd_serve(rag, args) -> int:
+    from .serve import run_server
+
+    run_server(rag, serve_config(args))
+    return EXIT_OK
+
+
+def cmd_mcp(rag, args) -> int:
+    from .serve.mcp import run_stdio
+    from .serve.service import Service
+
+    run_stdio(Service(rag, serve_config(args)))
+    return EXIT_OK
+
+
 COMMANDS = {"index": cmd_index, "remove": cmd_remove, "check": cmd_check, "info": cmd_info, "search": cmd_search,
-            "ask": cmd_ask, "train-frame-selector": cmd_train_frame_selector}
+            "ask": cmd_ask, "train-frame-selector": cmd_train_frame_selector, "serve": cmd_serve, "mcp": cmd_mcp}
 
 
 def setup_logging(verbose: bool) -> None:

@@ -1,7 +1,10 @@
 """The composable pipeline: an index directory plus the models that fill and query it."""
 from __future__ import annotations
 
+import functools
 import logging
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from .config import Config
@@ -15,6 +18,16 @@ from .retrieve.base import Query
 from .types import Answer, Hit, IngestReport, Segment
 
 log = logging.getLogger(__name__)
+
+
+def _locked(method):
+    """Run under the pipeline's lock: lazy creation of models and the searcher happens once,
+    whichever thread (a server's request) gets there first."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return wrapper
 
 
 class VideoRAG:
@@ -38,15 +51,18 @@ class VideoRAG:
         self._searcher_version = None
         self._visual = None
         self._frame_nets = None
+        self._lock = threading.RLock()
 
     # -- components, created on first use -----------------------------------------------
     @property
+    @_locked
     def embedder(self):
         if self._embedder is None:
             self._embedder = create_embedder(self.config.embed)
         return self._embedder
 
     @property
+    @_locked
     def asr(self):
         if self._asr is None:
             from .asr import create_asr
@@ -56,12 +72,14 @@ class VideoRAG:
         return self._asr
 
     @property
+    @_locked
     def generator(self):
         if self._generator is None:
             self._generator = create_generator(self.config.generate, self.embedder)
         return self._generator
 
     @property
+    @_locked
     def index(self) -> VideoIndex:
         """The index, refreshed to what other processes committed since the last call (a
         cheap version check per table; see `VideoIndex.refresh`)."""
@@ -76,6 +94,7 @@ class VideoRAG:
         return getattr(self.embedder, "fingerprint", None)
 
     @property
+    @_locked
     def visual(self):
         """The frame embedder: the configured one, else the one the index was built with."""
         if self._visual is None:
@@ -89,6 +108,7 @@ class VideoRAG:
         return self._visual
 
     @property
+    @_locked
     def frame_nets(self) -> dict:
         """The learned frame scorers saved with the index ({} until `train-frame-selector`)."""
         if self._frame_nets is None:
@@ -99,6 +119,7 @@ class VideoRAG:
         return self._frame_nets
 
     @property
+    @_locked
     def captioner(self):
         """The frame captioner: the configured one, else the one the index was built with
         (a captioned index stays complete); None when captions are off."""
@@ -113,7 +134,8 @@ class VideoRAG:
         return getattr(self, "_captioner", None)
 
     # -- operations -------------------------------------------------------------------------
-    def add(self, paths: list[str | Path]) -> IngestReport:
+    def add(self, paths: list[str | Path], progress=None) -> IngestReport:
+        """Index files and folders; `progress(done, total, current, result)` follows the run."""
         from .ingest import Ingestor
 
         if self._index is None:
@@ -131,7 +153,7 @@ class VideoRAG:
                 visual = self.visual
             net = self.frame_nets.get("retrieval") if visual is not None else None
             return Ingestor(self._index, self.config, self.asr, self.embedder, visual, net,
-                            captioner=self.captioner).run(list(paths))
+                            captioner=self.captioner).run(list(paths), progress)
 
     def remove(self, targets: list[str]) -> list[str]:
         """Drop videos given by id or by path; returns the ids removed."""
@@ -160,6 +182,7 @@ class VideoRAG:
     def info(self) -> dict:
         return self.index.stats()
 
+    @_locked
     def searcher(self):
         """The index's searcher, rebuilt when another process (or this one) changed the index."""
         from .retrieve import Corpus, Searcher
@@ -200,10 +223,23 @@ class VideoRAG:
 
     def ask(self, question: str, *, method: str | None = None) -> Answer:
         """Answer from the best moments of the best videos, citing those moments."""
+        return self.generator.generate(question, self._ask_evidence(question, method))
+
+    def ask_stream(self, question: str, *, method: str | None = None) -> Iterator[str | Answer]:
+        """`ask`, token by token: text pieces as the generator writes them, then the Answer.
+        A generator without streaming gives its whole answer as one piece."""
+        evidence, generator = self._ask_evidence(question, method), self.generator
+        if hasattr(generator, "stream"):
+            yield from generator.stream(question, evidence)
+            return
+        answer = generator.generate(question, evidence)
+        yield answer.answer
+        yield answer
+
+    def _ask_evidence(self, question: str, method: str | None) -> list[Evidence]:
         chosen = self.method(method)
         hits = self.search(question, top_k=self.config.generate.videos, method=chosen.name)
-        evidence = [self.evidence(hit, question, chosen) for hit in hits]
-        return self.generator.generate(question, evidence)
+        return [self.evidence(hit, question, chosen) for hit in hits]
 
     def evidence(self, hit: Hit, question: str = "", method=None, context_words: int = 250) -> Evidence:
         """The hit's moment with neighbouring segments up to `context_words`, and frames of the

@@ -52,6 +52,11 @@ class Hit:
         return Citation(self.video_id, self.path, self.start, self.end)
 
 
+def search_json(query: str, hits: list[Hit]) -> dict:
+    """The one JSON shape of search results (CLI `--json`, HTTP API, MCP)."""
+    return {"query": query, "results": [h.to_dict() for h in hits]}
+
+
 @dataclass
 class Answer:
     question: str

@@ -405,6 +405,17 @@ class VideoIndex:
                 .select(["t", "jpeg"]).to_arrow().to_pylist())
         return [Frame(r["t"], r["jpeg"]) for r in sorted(rows, key=lambda r: r["t"])]
 
+    def frame_near(self, video_id: str, t: float, window: float = 5.0) -> Frame | None:
+        """The sampled frame of a video nearest to `t` seconds (None when it has none); reads
+        only the frames within `window` seconds when there are any."""
+        base = f"video_id = {_quote(video_id)}"
+        for where in (f"{base} AND t >= {float(t) - window} AND t <= {float(t) + window}", base):
+            rows = self._tables["frames"].search().where(where).select(["t", "jpeg"]).to_arrow().to_pylist()
+            if rows:
+                best = min(rows, key=lambda r: abs(r["t"] - t))
+                return Frame(best["t"], best["jpeg"])
+        return None
+
     def captions(self, video_id: str | None = None) -> pa.Table:
         """Caption rows (video_id, t, text, vector) of indexed videos, or of one video, sorted by
         (video_id, t); orphans excluded; empty when the index has no captioner."""

@@ -7,7 +7,7 @@ are written, so an interrupted run leaves a readable index and the next run fini
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +29,9 @@ from .subtitles import find_sidecar, read_subtitles
 log = logging.getLogger(__name__)
 
 PARTIAL_SLACK = 3.0  # seconds of a stated duration that may go undecoded without a warning
+
+
+Progress = Callable[[int, int, str, "FileResult | None"], None]  # (done, total, current file, result)
 
 
 @dataclass
@@ -60,14 +63,15 @@ class Ingestor:
         self.retrieval_net = retrieval_net  # learned frame-subset scorer, when trained
         self.captioner = captioner          # frame captioner, when captions are on
 
-    def run(self, paths: list[str | Path]) -> IngestReport:
+    def run(self, paths: list[str | Path], progress: Progress | None = None) -> IngestReport:
         """Index the files under `paths`, holding the index's writer lock for the whole run (a
-        second writer waits, then finds the work done)."""
+        second writer waits, then finds the work done). `progress(done, total, current, result)`
+        is called before each file to ingest (result None) and after it."""
         with self.index.writer():
             self.index.refresh()
-            return self._run(paths)
+            return self._run(paths, progress or (lambda *_: None))
 
-    def _run(self, paths: list[str | Path]) -> IngestReport:
+    def _run(self, paths: list[str | Path], progress: Progress) -> IngestReport:
         report = IngestReport()
         found = find_videos(paths, self.config.ingest.extensions)
         for path, problem in found.problems:
@@ -79,9 +83,11 @@ class Ingestor:
         todo = self._classify(found.files, report)
         bar = tqdm(total=len(todo), unit="video", disable=not self.config.show_progress, desc="indexing")
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="videorag-frames") as pool:
-            for job in self._prefetch(todo, pool):
+            for done, job in enumerate(self._prefetch(todo, pool)):
                 bar.set_postfix_str(job.path.name[-40:], refresh=False)
+                progress(done, len(todo), path_text(job.path), None)
                 report.files.append(self._ingest_one(job))
+                progress(done + 1, len(todo), path_text(job.path), report.files[-1])
                 bar.update()
         bar.close()
         if todo:

@@ -1,0 +1,182 @@
+"""The HTTP API through the real app (TestClient) over a small real index."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.reliability.media import tiny_video, tiny_videos
+from videorag import Config, VideoRAG
+from videorag.embed.hashing import HashingEmbedder
+from videorag.errors import ConfigError
+from videorag.serve.app import create_app
+from videorag.serve.service import ServeConfig, Service
+
+TOKEN = "s3cret"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("served")
+    tiny_videos(root / "library", 4, seconds=6)
+    index = root / "index"
+    VideoRAG(index, Config(), embedder=HashingEmbedder()).add([root / "library"])
+    return root, index
+
+
+def client_for(index: Path, root: Path | None = None, **options) -> TestClient:
+    config = ServeConfig(index, token=options.pop("token", TOKEN), roots=(root,) if root else (), **options)
+    rag = VideoRAG(index, Config(), embedder=HashingEmbedder())
+    return TestClient(create_app(Service(rag, config)))
+
+
+@pytest.fixture()
+def client(corpus) -> TestClient:
+    root, index = corpus
+    return client_for(index, root)
+
+
+def test_search_and_moments(client):
+    body = client.get("/search", params={"q": "boil water in a kettle", "top_k": 3}).json()
+    assert body["query"] == "boil water in a kettle"
+    assert body["results"][0]["path"].endswith("video-0.mp4")
+    assert set(body["results"][0]) == {"video_id", "path", "start", "end", "score", "text"}
+    moments = client.get("/search", params={"q": "kettle", "moments": "true", "top_k": 5}).json()["results"]
+    assert moments and all(m["end"] - m["start"] <= 30 for m in moments)
+
+
+def test_ask_and_streamed_ask(client):
+    answer = client.post("/ask", json={"question": "how do I boil water in a kettle"}).json()
+    assert answer["answer"] and answer["citations"][0]["path"].endswith("video-0.mp4")
+    with client.stream("POST", "/ask", params={"stream": "true"}, json={"question": "boil water kettle"}) as r:
+        assert r.headers["content-type"].startswith("text/event-stream")
+        events = parse_sse("".join(r.iter_text()))
+    kinds = [e for e, _ in events]
+    assert kinds[0] == "token" and kinds[-2:] == ["citations", "done"]
+    assert "".join(d for e, d in events if e == "token") == events[-1][1]["answer"]
+    assert events[-2][1] == events[-1][1]["citations"]
+
+
+def parse_sse(text: str) -> list[tuple[str, object]]:
+    events = []
+    for block in text.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines())
+        events.append((fields["event"], json.loads(fields["data"])))
+    return events
+
+
+def test_index_job_with_progress_then_search_and_delete(corpus, tmp_path):
+    root, index = corpus
+    folder = root / "incoming"
+    tiny_video(folder.mkdir() or folder / "radiator.mp4", seconds=5, seed=5)  # "bleed a radiator"
+    client = client_for(index, root)
+    job = client.post("/index", json={"paths": [str(folder)]}, headers=AUTH)
+    assert job.status_code == 202 and job.json()["state"] in ("queued", "running", "done")
+    with client.stream("GET", f"/jobs/{job.json()['id']}/events") as r:
+        progress = [d for _, d in parse_sse("".join(r.iter_text()))]
+    assert progress[-1]["state"] == "done" and progress[-1]["summary"].startswith("1 added")
+    assert progress[-1]["files"][0]["status"] == "added" and progress[-1]["total"] == 1
+    assert client.get(f"/jobs/{job.json()['id']}").json()["state"] == "done"
+    hit = client.get("/search", params={"q": "bleed a radiator"}).json()["results"][0]
+    assert hit["path"].endswith("radiator.mp4")
+    assert client.delete(f"/videos/{hit['video_id']}", headers=AUTH).json() == {"removed": [hit["video_id"]]}
+    assert client.get(f"/videos/{hit['video_id']}").status_code == 404
+
+
+def wait_done(client: TestClient, job_id: str) -> dict:
+    for _ in range(600):
+        job = client.get(f"/jobs/{job_id}").json()
+        if job["state"] in ("done", "failed"):
+            return job
+        time.sleep(0.1)
+    raise AssertionError("job did not finish")
+
+
+def test_upload_and_its_size_limit(corpus, tmp_path):
+    _, index = corpus
+    video = tiny_video(tmp_path / "grout.mp4", seconds=4, seed=6)
+    client = client_for(index, upload_dir=tmp_path / "uploads")
+    files = {"file": ("grout.mp4", video.read_bytes(), "video/mp4")}
+    job = client.post("/index", files=files, headers=AUTH)
+    assert job.status_code == 202
+    done = wait_done(client, job.json()["id"])  # a silent video without its subtitles: a per-file error
+    assert done["state"] == "done" and done["files"][0]["status"] == "failed"
+    assert "no audio track and no subtitles" in done["files"][0]["error"]
+    assert (tmp_path / "uploads" / "grout.mp4").read_bytes() == video.read_bytes()
+    small = client_for(index, upload_dir=tmp_path / "uploads", max_upload_bytes=1000)
+    too_big = small.post("/index", files=files, headers=AUTH)
+    assert too_big.status_code == 403 and "over the limit" in too_big.json()["detail"]
+
+
+def test_media_range_requests_and_frames(client, corpus):
+    video = client.get("/videos").json()[0]
+    data = Path(video["path"]).read_bytes()
+    whole = client.get(f"/videos/{video['video_id']}/media")
+    assert whole.status_code == 200 and whole.content == data
+    part = client.get(f"/videos/{video['video_id']}/media", headers={"Range": "bytes=100-199"})
+    assert part.status_code == 206 and part.content == data[100:200]
+    assert part.headers["content-range"] == f"bytes 100-199/{len(data)}"
+    tail = client.get(f"/videos/{video['video_id']}/media", headers={"Range": "bytes=-50"})
+    assert tail.status_code == 206 and tail.content == data[-50:]
+    frame = client.get(f"/videos/{video['video_id']}/frame", params={"t": 2.2})
+    assert frame.status_code == 200 and frame.content[:2] == b"\xff\xd8"
+    assert client.get(f"/videos/{video['video_id']}/frame", params={"t": -1}).status_code == 422
+    assert client.get("/videos/nope/frame", params={"t": 1}).status_code == 404
+
+
+def test_writes_need_the_token(corpus):
+    root, index = corpus
+    client = client_for(index, root)
+    video_id = client.get("/videos").json()[0]["video_id"]
+    assert client.delete(f"/videos/{video_id}").status_code == 401
+    assert client.delete(f"/videos/{video_id}", headers={"Authorization": "Bearer wrong"}).status_code == 403
+    assert client.post("/index", json={"paths": [str(root)]}).status_code == 401
+    no_token = client_for(index, root, token=None)
+    refused = no_token.delete(f"/videos/{video_id}")
+    assert refused.status_code == 403 and "--token" in refused.json()["detail"]
+    assert no_token.get("/videos").status_code == 200  # reads stay open on loopback
+
+
+def test_public_host_needs_a_token_for_reads(corpus):
+    _, index = corpus
+    with pytest.raises(ConfigError, match="without a token"):
+        ServeConfig(index, host="0.0.0.0")
+    public = client_for(index, host="0.0.0.0")
+    assert public.get("/videos").status_code == 401
+    assert public.get("/videos", headers=AUTH).status_code == 200
+    video_id = public.get("/videos", headers=AUTH).json()[0]["video_id"]
+    assert public.get(f"/videos/{video_id}/frame", params={"t": 1, "token": TOKEN}).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["../../etc", "/etc/passwd", "%2e%2e/%2e%2e/etc", "library/../../../etc", "link"])
+def test_index_paths_stay_inside_the_roots(corpus, path, tmp_path):
+    root, index = corpus
+    link = root / "link"
+    if not link.exists():
+        link.symlink_to("/etc")
+    target = path if path.startswith("/") else str(root / path)  # "link" → a symlink to /etc
+    reply = client_for(index, root).post("/index", json={"paths": [target]}, headers=AUTH)
+    assert reply.status_code in (403, 404), reply.text
+    assert "Traceback" not in reply.text
+
+
+def test_media_never_opens_a_path_from_the_request(client):
+    for bad in ("..%2F..%2Fetc%2Fpasswd", "%2Fetc%2Fpasswd", "....//....//etc"):
+        reply = client.get(f"/videos/{bad}/media")
+        assert reply.status_code == 404, (bad, reply.text)
+
+
+def test_malformed_input_is_a_clear_4xx(client):
+    bad_json = client.post("/ask", content=b"{not json", headers={"content-type": "application/json"})
+    assert bad_json.status_code == 422 and bad_json.json()["detail"]
+    assert client.post("/ask", json={"question": ""}).status_code == 422
+    assert client.get("/search").status_code == 422
+    assert client.get("/search", params={"q": "x", "top_k": 0}).status_code == 422
+    wrong_method = client.get("/search", params={"q": "kettle", "method": "nope"})
+    assert wrong_method.status_code == 400 and "nope" in wrong_method.json()["detail"]
+    assert client.post("/index", content=b"[1,2", headers={**AUTH, "content-type": "application/json"}).status_code == 422
+    assert client.get("/jobs/unknown").status_code == 404

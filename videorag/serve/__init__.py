@@ -1,0 +1,21 @@
+"""`videorag serve`: an HTTP API, a web page and an MCP server over one warm `VideoRAG`.
+
+`Service` (service.py) is the one place requests meet the pipeline; the FastAPI app (app.py), the
+MCP server (mcp.py) and their tests all go through it. Install with `pip install 'videorag[serve]'`.
+"""
+
+
+def run_server(rag, config) -> None:
+    """Serve until interrupted (uvicorn, one process; requests run on its thread pool)."""
+    import uvicorn
+
+    from .app import create_app
+    from .service import Service
+
+    service = Service(rag, config)
+    print(f"videorag serving {config.index} on http://{config.host}:{config.port}  (API docs: /docs)",
+          flush=True)
+    try:
+        uvicorn.run(create_app(service), host=config.host, port=config.port, log_level="warning")
+    finally:
+        service.close()

@@ -1,0 +1,196 @@
+"""The FastAPI app: JSON API (OpenAPI at /docs), Server-Sent Events, media with Range, the web page."""
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, Field
+
+from ..errors import ConfigError, IndexError_, VideoRAGError
+from .service import Forbidden, NotFound, Service
+
+log = logging.getLogger(__name__)
+WEB = Path(__file__).parent / "web"
+STATUS = {NotFound: 404, Forbidden: 403, ConfigError: 400, IndexError_: 400}
+
+
+class AskBody(BaseModel):
+    question: str = Field(min_length=1, max_length=2000)
+    method: str | None = None
+
+
+class IndexBody(BaseModel):
+    paths: list[str] = Field(min_length=1, max_length=1000)
+
+
+def create_app(service: Service) -> FastAPI:
+    app = FastAPI(title="videorag", summary="Search and question answering over a video collection, "
+                  "with timestamped citations", version="1")
+    app.state.service = service
+    _errors(app)
+    read, write = Depends(_auth(service, write=False)), Depends(_auth(service, write=True))
+
+    @app.get("/search", dependencies=[read])
+    def search(q: str = Query(min_length=1, max_length=2000), top_k: int = Query(5, ge=1, le=100),
+               method: str | None = None, moments: bool = False) -> dict:
+        """Best videos (each at its best moment), or with `moments` the best moments."""
+        return service.search(q, top_k, method, moments)
+
+    @app.post("/ask", dependencies=[read])
+    def ask(body: AskBody, stream: bool = False):
+        """The answer with citations; `?stream=true`: SSE events token…, citations, done."""
+        if not stream:
+            return service.ask(body.question, body.method)
+        return _sse(service.ask_events(body.question, body.method))
+
+    @app.post("/index", dependencies=[write], status_code=202)
+    async def index(request: Request) -> dict:
+        """JSON `{"paths": [...]}` (server paths under the roots) or a multipart `file` upload."""
+        kind = request.headers.get("content-type", "")
+        if kind.startswith("multipart/form-data"):
+            return await _upload(service, request)
+        try:
+            body = IndexBody.model_validate_json(await request.body())
+        except ValueError as exc:
+            raise HTTPException(422, f"expected JSON {{\"paths\": [...]}} or a multipart upload: {_first(exc)}")
+        return service.index_paths(body.paths)
+
+    @app.get("/jobs/{job_id}", dependencies=[read])
+    def job(job_id: str) -> dict:
+        return _job(service, job_id).to_dict()
+
+    @app.get("/jobs/{job_id}/events", dependencies=[read])
+    def job_events(job_id: str):
+        """SSE: a `progress` event per change (files done / total, current file, per-file results)."""
+        _job(service, job_id)
+        return _sse(("progress", snapshot) for snapshot in service.jobs.events(job_id))
+
+    @app.get("/videos", dependencies=[read])
+    def videos() -> list[dict]:
+        return service.videos()
+
+    @app.get("/videos/{video_id}", dependencies=[read])
+    def video(video_id: str) -> dict:
+        return service.video(video_id)
+
+    @app.delete("/videos/{video_id}", dependencies=[write])
+    def delete(video_id: str) -> dict:
+        return service.delete(video_id)
+
+    @app.get("/videos/{video_id}/media", dependencies=[read])
+    def media(video_id: str):
+        """The video file (HTTP Range supported: browsers seek with it)."""
+        path = service.media_path(video_id)
+        return FileResponse(path, media_type=_media_type(path), filename=path.name,
+                            content_disposition_type="inline")
+
+    @app.get("/videos/{video_id}/frame", dependencies=[read])
+    def frame(video_id: str, t: float = Query(0.0)):
+        """A JPEG of the moment at `t` seconds (the index's nearest sampled frame)."""
+        if not math.isfinite(t) or t < 0:
+            raise HTTPException(422, "t must be a finite number of seconds >= 0")
+        return Response(service.frame(video_id, t), media_type="image/jpeg",
+                        headers={"Cache-Control": "max-age=3600"})
+
+    @app.get("/", include_in_schema=False)
+    def page():
+        return FileResponse(WEB / "index.html", media_type="text/html")
+
+    return app
+
+
+def _auth(service: Service, write: bool):
+    """A dependency checking the bearer token where one is needed (writes; reads off loopback).
+    Browsers' <video>/<img> cannot send headers, so `?token=` is accepted too."""
+    config = service.config
+
+    def check(request: Request) -> None:
+        if not (write or config.public):
+            return
+        if not config.token:
+            raise HTTPException(403, "writes are disabled: start `videorag serve` with --token (or VIDEORAG_TOKEN)")
+        header = request.headers.get("authorization", "")
+        given = header[7:] if header.lower().startswith("bearer ") else request.query_params.get("token")
+        if not given:
+            raise HTTPException(401, "this needs the server's token: send 'Authorization: Bearer TOKEN'",
+                                headers={"WWW-Authenticate": "Bearer"})
+        if not hmac.compare_digest(given.encode(), config.token.encode()):
+            raise HTTPException(403, "wrong token")
+
+    return check
+
+
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(VideoRAGError)
+    async def domain(request: Request, exc: VideoRAGError):
+        status = next((code for kind, code in STATUS.items() if isinstance(exc, kind)), 400)
+        return JSONResponse({"detail": str(exc)}, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        return JSONResponse({"detail": _first(exc)}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception):
+        log.error("unexpected failure on %s %s", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"detail": f"internal error ({exc.__class__.__name__}); see the server's log"},
+                            status_code=500)
+
+
+def _first(exc) -> str:
+    """One readable line from a validation error."""
+    errors = exc.errors() if hasattr(exc, "errors") else []
+    if not errors:
+        return str(exc).splitlines()[0]
+    e = errors[0]
+    where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
+    return f"{where}: {e.get('msg')}" if where else str(e.get("msg"))
+
+
+def _job(service: Service, job_id: str):
+    try:
+        return service.jobs.get(job_id)
+    except KeyError:
+        raise NotFound(f"no job {job_id!r}", "POST /index starts one") from None
+
+
+async def _upload(service: Service, request: Request) -> dict:
+    from starlette.concurrency import run_in_threadpool
+
+    limit = service.config.max_upload_bytes
+    length = int(request.headers.get("content-length") or 0)
+    if length > limit + (1 << 20):
+        raise Forbidden(f"upload of {length} bytes is over the limit of {limit}",
+                        "index large files from a configured root instead")
+    form = await request.form(max_files=1, max_fields=4)
+    upload = form.get("file")
+    if upload is None or not hasattr(upload, "read"):
+        raise HTTPException(422, "multipart upload needs a 'file' field")
+    try:
+        return await run_in_threadpool(service.index_upload, upload.filename, upload.file, upload.size)
+    finally:
+        await upload.close()
+
+
+def _sse(events: Iterator[tuple[str, object]]) -> StreamingResponse:
+    def lines():
+        try:
+            for event, data in events:
+                yield f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+        except VideoRAGError as exc:
+            yield f"event: error\ndata: {json.dumps(str(exc))}\n\n"
+
+    return StreamingResponse(lines(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _media_type(path: Path) -> str:
+    return {".mp4": "video/mp4", ".webm": "video/webm", ".mkv": "video/x-matroska", ".mov": "video/quicktime",
+            ".avi": "video/x-msvideo"}.get(path.suffix.lower(), "application/octet-stream")

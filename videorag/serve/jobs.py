@@ -1,0 +1,101 @@
+"""Index jobs run in the background, one at a time, with progress a client can poll or stream."""
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+
+from ..errors import VideoRAGError
+from ..types import FileResult, IngestReport
+
+
+@dataclass
+class Job:
+    """One `POST /index`: its state (queued, running, done, failed) and progress."""
+
+    id: str
+    paths: list[str]
+    state: str = "queued"
+    done: int = 0
+    total: int = 0
+    current: str | None = None
+    files: list[dict] = field(default_factory=list)  # per file: path, status, error, warnings
+    summary: str | None = None
+    error: str | None = None
+    revision: int = 0  # bumped on every change (streams send a snapshot per revision)
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if k != "revision"}
+
+    @property
+    def finished(self) -> bool:
+        return self.state in ("done", "failed")
+
+
+class Jobs:
+    """Runs `index(paths, progress)` jobs on one worker thread (writes are serial anyway)."""
+
+    def __init__(self, index: Callable[[list[str], Callable], IngestReport]):
+        self._index = index
+        self._jobs: dict[str, Job] = {}
+        self._changed = threading.Condition()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="videorag-jobs")
+
+    def start(self, paths: list[str]) -> Job:
+        job = Job(uuid.uuid4().hex[:12], list(paths))
+        with self._changed:
+            self._jobs[job.id] = job
+        self._pool.submit(self._run, job)
+        return job
+
+    def get(self, job_id: str) -> Job:
+        """The job (KeyError when unknown)."""
+        with self._changed:
+            return self._jobs[job_id]
+
+    def events(self, job_id: str, heartbeat: float = 15.0) -> Iterator[dict]:
+        """Snapshots of the job, one per change, until it has finished."""
+        job, seen = self.get(job_id), -1
+        while True:
+            with self._changed:
+                if job.revision == seen:
+                    self._changed.wait(heartbeat)
+                snapshot, seen = job.to_dict(), job.revision
+            yield snapshot
+            if snapshot["state"] in ("done", "failed"):
+                return
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _update(self, job: Job, **changes) -> None:
+        with self._changed:
+            for key, value in changes.items():
+                setattr(job, key, value)
+            job.revision += 1
+            self._changed.notify_all()
+
+    def _run(self, job: Job) -> None:
+        self._update(job, state="running")
+
+        def progress(done: int, total: int, current: str, result: FileResult | None) -> None:
+            files = job.files + ([_file(result)] if result else [])
+            self._update(job, done=done, total=total, current=current if result is None else None, files=files)
+
+        try:
+            report = self._index(job.paths, progress)
+        except VideoRAGError as exc:
+            self._update(job, state="failed", error=str(exc))
+            return
+        except Exception as exc:  # a job must end, whatever happened
+            self._update(job, state="failed", error=f"unexpected {exc.__class__.__name__}: {exc}")
+            return
+        self._update(job, state="done", files=[_file(f) for f in report.files], summary=report.summary())
+
+
+def _file(result: FileResult) -> dict:
+    return {"path": result.path, "status": result.status, "video_id": result.video_id,
+            "error": result.error, "warnings": list(result.warnings)}
+

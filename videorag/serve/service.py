@@ -1,0 +1,164 @@
+"""What the HTTP API and the MCP server do, over one warm `VideoRAG` (models loaded once, the
+index re-checked for other processes' writes on every call)."""
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import ConfigError, VideoRAGError
+from ..index.store import META_FILE
+from ..pipeline import VideoRAG
+from ..types import search_json
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+class NotFound(VideoRAGError):
+    """A video or job id that does not exist."""
+
+
+class Forbidden(VideoRAGError):
+    """A request the server's configuration does not allow (a path outside the roots)."""
+
+
+@dataclass
+class ServeConfig:
+    index: Path
+    host: str = "127.0.0.1"
+    port: int = 8000
+    token: str | None = None             # bearer token: writes need it; reads too off loopback
+    roots: tuple[Path, ...] = ()         # folders `POST /index` may read (none: paths refused)
+    max_upload_bytes: int = 2 << 30
+    upload_dir: Path | None = None       # where uploads are stored (default INDEX/uploads)
+
+    def __post_init__(self) -> None:
+        self.index = Path(self.index).expanduser()
+        self.roots = tuple(Path(r).expanduser().resolve() for r in self.roots)
+        self.upload_dir = Path(self.upload_dir or self.index / "uploads").expanduser()
+        if not 0 < self.port < 65536:
+            raise ConfigError(f"--port must be in 1..65535, got {self.port}")
+        if self.public and not self.token:
+            raise ConfigError(f"--host {self.host} serves beyond this machine without a token",
+                              "pass --token SECRET (or set VIDEORAG_TOKEN), or bind to 127.0.0.1")
+
+    @property
+    def public(self) -> bool:
+        """Whether the server is reachable from other machines (then reads need the token too)."""
+        if self.host in LOOPBACK:
+            return False
+        try:
+            return not ipaddress.ip_address(self.host).is_loopback
+        except ValueError:
+            return True
+
+
+class Service:
+    def __init__(self, rag: VideoRAG, config: ServeConfig):
+        from .jobs import Jobs
+
+        self.rag = rag
+        self.config = config
+        self.jobs = Jobs(rag.add)
+
+    # -- reads --------------------------------------------------------------------------
+    def search(self, query: str, top_k: int = 5, method: str | None = None, moments: bool = False) -> dict:
+        return search_json(query, self.rag.search(query, top_k, method=method, moments=moments))
+
+    def ask(self, question: str, method: str | None = None) -> dict:
+        return self.rag.ask(question, method=method).to_dict()
+
+    def ask_events(self, question: str, method: str | None = None) -> Iterator[tuple[str, object]]:
+        """("token", text) as the answer is generated, then ("citations", [...]), then
+        ("done", the whole answer). Generators without token streaming send one token."""
+        answer = None
+        for piece in self.rag.ask_stream(question, method=method):
+            if isinstance(piece, str):
+                yield "token", piece
+            else:
+                answer = piece
+        yield "citations", [c.to_dict() for c in answer.citations]
+        yield "done", answer.to_dict()
+
+    def videos(self) -> list[dict]:
+        """The indexed videos by path ([] before the first ingest)."""
+        if not (self.config.index / META_FILE).is_file():
+            return []
+        rows = self.rag.index.videos(["video_id", "path", "duration", "source"]).to_pylist()
+        return sorted(rows, key=lambda r: r["path"])
+
+    def video(self, video_id: str) -> dict:
+        for row in self.videos():
+            if row["video_id"] == video_id:
+                return row
+        raise NotFound(f"no video {video_id!r} in the index", "GET /videos lists the indexed ones")
+
+    def media_path(self, video_id: str) -> Path:
+        """The indexed file of a video: only paths the index holds are ever opened."""
+        path = Path(self.video(video_id)["path"])
+        if not path.is_file():
+            raise NotFound(f"video {video_id!r} is indexed but its file {path} is gone",
+                           "re-index the folder it moved to")
+        return path
+
+    def frame(self, video_id: str, t: float) -> bytes:
+        """The JPEG of the video's sampled frame nearest to `t` seconds."""
+        self.video(video_id)
+        frame = self.rag.index.frame_near(video_id, t)
+        if frame is None:
+            raise NotFound(f"video {video_id!r} has no sampled frames", "re-index it")
+        return frame.jpeg
+
+    # -- writes ---------------------------------------------------------------------------
+    def delete(self, video_id: str) -> dict:
+        self.video(video_id)
+        return {"removed": self.rag.remove([video_id])}
+
+    def index_paths(self, paths: list[str]) -> dict:
+        """Start an index job over server paths, each inside a configured root."""
+        if not paths:
+            raise ConfigError("no paths given", 'send {"paths": ["/videos/folder"]}')
+        checked = [str(self.inside_roots(p)) for p in paths]
+        return self.jobs.start(checked).to_dict()
+
+    def index_upload(self, name: str, stream, length: int | None = None) -> dict:
+        """Store an uploaded file (size-capped) in the upload folder and start a job on it."""
+        safe = Path(name or "upload").name.strip() or "upload"
+        if length is not None and length > self.config.max_upload_bytes:
+            raise Forbidden(f"upload of {length} bytes is over the limit of {self.config.max_upload_bytes}",
+                            "index large files from a configured root instead")
+        self.config.upload_dir.mkdir(parents=True, exist_ok=True)
+        target = _free_name(self.config.upload_dir, safe)
+        written = 0
+        with target.open("wb") as out:
+            while block := stream.read(1 << 20):
+                written += len(block)
+                if written > self.config.max_upload_bytes:
+                    out.close()
+                    target.unlink()
+                    raise Forbidden(f"upload is over the limit of {self.config.max_upload_bytes} bytes",
+                                    "index large files from a configured root instead")
+                out.write(block)
+        return self.jobs.start([str(target)]).to_dict()
+
+    def inside_roots(self, raw: str) -> Path:
+        if not self.config.roots:
+            raise Forbidden("this server indexes no server paths", "start it with --root FOLDER, or upload the file")
+        path = Path(raw).expanduser().resolve()  # symlinks and `..` resolved before the check
+        if not any(path == root or path.is_relative_to(root) for root in self.config.roots):
+            raise Forbidden(f"{raw} is outside the server's roots",
+                            "roots: " + ", ".join(map(str, self.config.roots)))
+        if not path.exists():
+            raise NotFound(f"{raw} does not exist on the server", "check the path")
+        return path
+
+    def close(self) -> None:
+        self.jobs.shutdown()
+
+
+def _free_name(folder: Path, name: str) -> Path:
+    target, n = folder / name, 1
+    while target.exists():
+        target, n = folder / f"{Path(name).stem}-{n}{Path(name).suffix}", n + 1
+    return target
