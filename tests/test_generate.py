@@ -109,3 +109,13 @@ def test_llamacpp_answers_from_transcripts_with_citations():
     answer = gen.generate("How long should the first coat dry?", _evidence()[:1])
     assert answer.generator == "llamacpp" and answer.answer.strip()
     assert [(c.video_id, c.start, c.end) for c in answer.citations] == [("v-paint", 21.0, 29.0)]
+
+
+@pytest.mark.slow
+def test_llamacpp_streams_tokens_then_the_answer():
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is installed by .ci/run")
+    gen = create_generator(GenerateConfig(backend="llamacpp", max_tokens=24))
+    *pieces, answer = list(gen.stream("How long should the first coat dry?", _evidence()[:1]))
+    assert pieces and all(isinstance(p, str) for p in pieces)
+    assert answer.answer == "".join(pieces).strip() and answer.generator == "llamacpp"
+    assert [(c.video_id, c.start, c.end) for c in answer.citations] == [("v-paint", 21.0, 29.0)]

@@ -124,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--root", action="append", default=[], metavar="FOLDER",
                    help="a folder POST /index may read (repeatable; none: uploads only)")
     p.add_argument("--max-upload-mb", type=positive_int, default=2048)
+    p.add_argument("--generator", default="extractive", help="for /ask: extractive | openai | llamacpp")
+    p.add_argument("--model", default=None, help="generator model (server model name or GGUF path)")
+    p.add_argument("--base-url", default=None, help="openai: server URL (default $OPENAI_BASE_URL)")
     _search_options(p)
     _common(p)
     p = sub.add_parser("mcp", help="MCP server over stdio (tools: search, ask, index, list_videos)")

@@ -47,6 +47,22 @@ class LlamaCppGenerator:
         text = out["choices"][0]["text"].strip() or "(the model returned no answer)"
         return Answer(question, text, [ev.citation for ev in evidence], self.name)
 
+    def stream(self, question: str, evidence: list):
+        """Optional contract method: the answer's text pieces as they are generated, then the
+        Answer (what `generate` returns)."""
+        self.warm_up()
+        pieces = []
+        for out in self._llm.create_completion(self._fit(question, evidence), max_tokens=self.config.max_tokens,
+                                               temperature=self.config.temperature, stop=_STOP, stream=True):
+            piece = out["choices"][0]["text"]
+            if piece and (pieces or piece.strip()):  # no leading blank pieces
+                pieces.append(piece)
+                yield piece
+        text = "".join(pieces).strip() or "(the model returned no answer)"
+        if not pieces:
+            yield text
+        yield Answer(question, text, [ev.citation for ev in evidence], self.name)
+
     def complete(self, prompt: str, max_tokens: int = 8) -> str:
         """Optional contract method: a raw completion (used e.g. as a G-Eval judge)."""
         self.warm_up()
