@@ -8,7 +8,7 @@ install:
 	@command -v espeak-ng >/dev/null || (apt-get update -qq && apt-get install -y -qq espeak-ng)
 	@command -v tesseract >/dev/null || (apt-get update -qq && apt-get install -y -qq tesseract-ocr)
 	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -e .
+	$(PIP) install -q -e '.[serve]'
 
 install-test: install
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)

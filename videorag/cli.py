@@ -295,6 +295,9 @@ def cmd_serve(rag, args) -> int:
 
 
 def cmd_mcp(rag, args) -> int:
+    from .registry import require
+
+    require("mcp", "serve")
     from .serve.mcp import run_stdio
     from .serve.service import Service
 

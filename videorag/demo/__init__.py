@@ -37,6 +37,7 @@ def run_demo(folder: Path, config: Config) -> int:
         print(f"Q: {question}")
         print_answer(rag.ask(question))
         print()
-    print(f"Try it yourself: videorag search \"how do I patch a tube\" --index {rag.index_dir}",
+    print(f"Try it yourself: videorag search \"how do I patch a tube\" --index {rag.index_dir}\n"
+          f"or in a browser: videorag serve --index {rag.index_dir}  then open http://127.0.0.1:8000",
           file=sys.stderr)
     return EXIT_PARTIAL if report.partial else EXIT_OK

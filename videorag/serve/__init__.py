@@ -7,8 +7,10 @@ MCP server (mcp.py) and their tests all go through it. Install with `pip install
 
 def run_server(rag, config) -> None:
     """Serve until interrupted (uvicorn, one process; requests run on its thread pool)."""
-    import uvicorn
+    from ..registry import require
 
+    uvicorn = require("uvicorn", "serve")
+    require("fastapi", "serve")
     from .app import create_app
     from .service import Service
 

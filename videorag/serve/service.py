@@ -3,6 +3,7 @@ index re-checked for other processes' writes on every call)."""
 from __future__ import annotations
 
 import ipaddress
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,23 +62,26 @@ class Service:
         self.rag = rag
         self.config = config
         self.jobs = Jobs(rag.add)
+        self._generating = threading.Lock()
 
     # -- reads --------------------------------------------------------------------------
     def search(self, query: str, top_k: int = 5, method: str | None = None, moments: bool = False) -> dict:
         return search_json(query, self.rag.search(query, top_k, method=method, moments=moments))
 
     def ask(self, question: str, method: str | None = None) -> dict:
-        return self.rag.ask(question, method=method).to_dict()
+        with self._generating:
+            return self.rag.ask(question, method=method).to_dict()
 
     def ask_events(self, question: str, method: str | None = None) -> Iterator[tuple[str, object]]:
         """("token", text) as the answer is generated, then ("citations", [...]), then
         ("done", the whole answer). Generators without token streaming send one token."""
         answer = None
-        for piece in self.rag.ask_stream(question, method=method):
-            if isinstance(piece, str):
-                yield "token", piece
-            else:
-                answer = piece
+        with self._generating:  # local models are not re-entrant: one answer at a time
+            for piece in self.rag.ask_stream(question, method=method):
+                if isinstance(piece, str):
+                    yield "token", piece
+                else:
+                    answer = piece
         yield "citations", [c.to_dict() for c in answer.citations]
         yield "done", answer.to_dict()
 
