@@ -103,6 +103,9 @@ def create_app(service: Service) -> FastAPI:
     def page():
         return FileResponse(WEB / "index.html", media_type="text/html")
 
+    from .mcp import mount
+
+    mount(app, service)  # the same tools over streamable HTTP at /mcp
     return app
 
 

@@ -1,0 +1,154 @@
+"""The MCP server through real transports: `videorag mcp` over stdio as a subprocess, and the
+streamable-HTTP mount at /mcp in a real uvicorn server, each over a small real index."""
+from __future__ import annotations
+
+import shutil
+import sys
+import threading
+from pathlib import Path
+
+import anyio
+import httpx2
+import pytest
+import uvicorn
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.reliability.media import tiny_video, tiny_videos
+from videorag import Config, VideoRAG
+from videorag.embed.hashing import HashingEmbedder
+from videorag.serve.app import create_app
+from videorag.serve.mcp import mount
+from videorag.serve.service import ServeConfig, Service
+
+REPO = Path(__file__).resolve().parents[2]
+TOOLS = {"search", "ask", "index", "job", "list_videos"}
+TOKEN = "s3cret"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> tuple[Path, Path]:
+    """(root, index): six silent videos with subtitles ("boil water in a kettle" is video-0)."""
+    root = tmp_path_factory.mktemp("mcp")
+    tiny_videos(root / "library", 6)
+    VideoRAG(root / "index", Config(), embedder=HashingEmbedder()).add([root / "library"])
+    return root, root / "index"
+
+
+def call(client: Client, tool: str, **arguments):
+    return client.call_tool(tool, arguments)
+
+
+def test_stdio_tools_search_videos_errors_and_an_index_job(corpus, tmp_path):
+    root, shared = corpus
+    index = shutil.copytree(shared, tmp_path / "index")  # this test adds a video
+    tiny_video((root / "incoming").mkdir() or root / "incoming" / "guitar.mp4", seed=7)  # "tune a guitar string"
+    server = StdioServerParameters(command=sys.executable, cwd=REPO, args=[
+        "-m", "videorag.cli", "mcp", "--index", str(index), "--embed-backend", "hashing", "--root", str(root)])
+
+    async def session() -> None:
+        with (tmp_path / "server.log").open("w") as errlog, anyio.fail_after(60):
+            async with Client(stdio_client(server, errlog=errlog)) as client:
+                await conversation(client, root)
+
+    anyio.run(session)
+
+
+async def conversation(client: Client, root: Path) -> None:
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert set(tools) == TOOLS
+    assert all(t.description and t.output_schema for t in tools.values())
+
+    found = await call(client, "search", query="kettle", top_k=3)
+    assert not found.is_error
+    best = found.structured_content["results"][0]
+    assert best["path"].endswith("video-0.mp4") and "kettle" in best["text"]
+    assert set(best) == {"video_id", "path", "start", "end", "score", "text"}
+    assert found.content[0].text.startswith(f"1. {best['path']} [0:0")  # path [m:ss–m:ss]
+
+    videos = (await call(client, "list_videos")).structured_content["videos"]
+    assert len(videos) == 6 and {v["source"] for v in videos} == {"subtitles"}
+
+    refused = await call(client, "index", paths=["/etc"])
+    assert refused.is_error
+    assert "/etc is outside the server's roots" in refused.content[0].text
+    assert "Traceback" not in refused.content[0].text
+
+    started = await call(client, "index", paths=[str(root / "incoming")])
+    assert not started.is_error and started.structured_content["state"] in ("queued", "running", "done")
+    job = (await call(client, "job", job_id=started.structured_content["id"], wait_seconds=30)).structured_content
+    assert job["state"] == "done", job
+    assert [f["status"] for f in job["files"]] == ["added"]
+    assert len((await call(client, "list_videos")).structured_content["videos"]) == 7
+    guitar = (await call(client, "search", query="tune a guitar string", top_k=1)).structured_content
+    assert guitar["results"][0]["path"].endswith("guitar.mp4")
+
+
+class Served:
+    """The app (with the MCP mount) in a real uvicorn server on a free loopback port."""
+
+    def __init__(self, service: Service):
+        app = create_app(service)
+        if not any(getattr(route, "path", None) == "/mcp" for route in app.routes):
+            mount(app, service)  # until create_app mounts it itself
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> str:
+        self.thread.start()
+        for _ in range(500):
+            if self.server.started:
+                break
+            threading.Event().wait(0.01)
+        assert self.server.started, "uvicorn did not start"
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}/mcp"
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def service_for(index: Path, root: Path, token: str | None) -> Service:
+    return Service(VideoRAG(index, Config(), embedder=HashingEmbedder()),
+                   ServeConfig(index, token=token, roots=(root,)))
+
+
+def http_session(url: str, headers: dict, talk) -> None:
+    async def run() -> None:
+        with anyio.fail_after(30):
+            async with httpx2.AsyncClient(headers=headers) as http:
+                async with Client(streamable_http_client(url, http_client=http)) as client:
+                    await talk(client)
+
+    anyio.run(run)
+
+
+def test_http_mount_needs_the_token_then_searches(corpus):
+    root, index = corpus
+    with Served(service_for(index, root, TOKEN)) as url:
+        refused = httpx2.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert refused.status_code == 401 and "token" in refused.json()["detail"]
+
+        async def talk(client: Client) -> None:
+            assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+            found = await call(client, "search", query="boil water in a kettle", moments=True)
+            assert found.structured_content["results"][0]["path"].endswith("video-0.mp4")
+            answer = await call(client, "ask", question="how do I boil water in a kettle?")
+            assert answer.structured_content["citations"][0]["path"].endswith("video-0.mp4")
+            assert "Sources:\n[1] " in answer.content[0].text
+
+        http_session(url, {"Authorization": f"Bearer {TOKEN}"}, talk)
+
+
+def test_http_mount_without_a_token_reads_but_does_not_index(corpus):
+    root, index = corpus
+    with Served(service_for(index, root, None)) as url:
+        async def talk(client: Client) -> None:
+            videos = await call(client, "list_videos")
+            assert len(videos.structured_content["videos"]) == 6
+            refused = await call(client, "index", paths=[str(root / "library")])
+            assert refused.is_error and "indexing over HTTP is disabled" in refused.content[0].text
+
+        http_session(url, {}, talk)
