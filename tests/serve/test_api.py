@@ -49,6 +49,13 @@ def test_search_and_moments(client):
     assert moments and all(m["end"] - m["start"] <= 30 for m in moments)
 
 
+def test_methods_lists_the_registry(client):
+    body = client.get("/methods").json()
+    assert body["default"] == "textvideorag" and {"bm25", "best", "rag-adapter"} <= set(body["methods"])
+    hit = client.get("/search", params={"q": "boil water in a kettle", "method": "bm25"}).json()["results"][0]
+    assert hit["path"].endswith("video-0.mp4")
+
+
 def test_ask_and_streamed_ask(client):
     answer = client.post("/ask", json={"question": "how do I boil water in a kettle"}).json()
     assert answer["answer"] and answer["citations"][0]["path"].endswith("video-0.mp4")

@@ -43,6 +43,11 @@ def create_app(service: Service) -> FastAPI:
         """Best videos (each at its best moment), or with `moments` the best moments."""
         return service.search(q, top_k, method, moments)
 
+    @app.get("/methods", dependencies=[read])
+    def methods() -> dict:
+        """The registered retrieval methods and the server's default."""
+        return service.methods()
+
     @app.post("/ask", dependencies=[read])
     def ask(body: AskBody, stream: bool = False):
         """The answer with citations; `?stream=true`: SSE events token…, citations, done."""

@@ -68,6 +68,11 @@ class Service:
     def search(self, query: str, top_k: int = 5, method: str | None = None, moments: bool = False) -> dict:
         return search_json(query, self.rag.search(query, top_k, method=method, moments=moments))
 
+    def methods(self) -> dict:
+        from ..methods import METHODS
+
+        return {"default": self.rag.config.search.method, "methods": METHODS.names()}
+
     def ask(self, question: str, method: str | None = None) -> dict:
         with self._generating:
             return self.rag.ask(question, method=method).to_dict()
