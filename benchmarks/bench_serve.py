@@ -5,9 +5,9 @@
    throughput, p50 / p95 / p99, errors (goal: p99 ≤ 200 ms, 0 errors);
 3. time to the first streamed token of `POST /ask?stream=true` with the local llama.cpp generator.
 
-Usage: python benchmarks/bench_serve.py [--out bench-results] [--clients 8] [--seconds 60]
+Usage: python benchmarks/bench_serve.py [--out bench-results] [--clients 8] [--seconds 60] [--embed-backend onnx]
 Builds the index first if bench_core.py has not (python benchmarks/bench_core.py --skip ingest,ask).
-Prints figures and writes OUT/serve.json.
+Prints figures and writes OUT/serve-BACKEND.json.
 """
 from __future__ import annotations
 
@@ -34,11 +34,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(index: Path, port: int) -> tuple[subprocess.Popen, float]:
+def start(index: Path, port: int, backend: str) -> tuple[subprocess.Popen, float]:
     """Start the server; seconds until the first /search answered."""
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "videorag.cli", "serve", "--index", str(index), "--port",
-                             str(port), "--generator", "llamacpp"], stdout=subprocess.DEVNULL)
+                             str(port), "--generator", "llamacpp", "--embed-backend", backend],
+                            stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/search"
     while True:
         try:
@@ -98,21 +99,22 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=Path("bench-results"))
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--embed-backend", default="sentence-transformers", help="e.g. onnx (no torch)")
     args = parser.parse_args()
     index = args.out / "search-index"
     if not (index / "videorag.json").is_file():
         bench_search(args.out)
     port = free_port()
-    proc, cold = start(index, port)
+    proc, cold = start(index, port, args.embed_backend)
     try:
-        results = {"cold_start_to_first_answer_seconds": round(cold, 2),
+        results = {"embed_backend": args.embed_backend, "cold_start_to_first_answer_seconds": round(cold, 2),
                    "search_under_load": load(port, args.clients, args.seconds),
                    "ask_stream_llamacpp": [first_token(port) for _ in range(2)]}
     finally:
         proc.terminate()
         proc.wait(30)
     print(json.dumps(results, indent=1))
-    (args.out / "serve.json").write_text(json.dumps(results, indent=1))
+    (args.out / f"serve-{args.embed_backend}.json").write_text(json.dumps(results, indent=1))
     return 0
 
 
