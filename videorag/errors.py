@@ -30,6 +30,10 @@ class IndexError_(VideoRAGError):
     """The index directory is missing, empty, or was built with other models."""
 
 
+class IndexBusy(IndexError_):
+    """Another writer holds the index longer than this one was willing to wait."""
+
+
 class UnknownBackendError(VideoRAGError, KeyError):
     """A backend name is not in its registry."""
 

@@ -134,8 +134,9 @@ class VideoRAG:
         return getattr(self, "_captioner", None)
 
     # -- operations -------------------------------------------------------------------------
-    def add(self, paths: list[str | Path], progress=None) -> IngestReport:
-        """Index files and folders; `progress(done, total, current, result)` follows the run."""
+    def add(self, paths: list[str | Path], progress=None, roots: tuple[Path, ...] | None = None) -> IngestReport:
+        """Index files and folders; `progress(done, total, current, result)` follows the run;
+        with `roots`, files and subtitles that resolve outside them (symlinks) are refused."""
         from .ingest import Ingestor
 
         if self._index is None:
@@ -153,7 +154,7 @@ class VideoRAG:
                 visual = self.visual
             net = self.frame_nets.get("retrieval") if visual is not None else None
             return Ingestor(self._index, self.config, self.asr, self.embedder, visual, net,
-                            captioner=self.captioner).run(list(paths), progress)
+                            captioner=self.captioner, roots=roots).run(list(paths), progress)
 
     def remove(self, targets: list[str]) -> list[str]:
         """Drop videos given by id or by path; returns the ids removed."""

@@ -31,7 +31,7 @@ def corpus(tmp_path_factory) -> tuple[Path, Path]:
 def client_for(index: Path, root: Path | None = None, **options) -> TestClient:
     config = ServeConfig(index, token=options.pop("token", TOKEN), roots=(root,) if root else (), **options)
     rag = VideoRAG(index, Config(), embedder=HashingEmbedder())
-    return TestClient(create_app(Service(rag, config)))
+    return TestClient(create_app(Service(rag, config)), base_url=f"http://{config.host}")
 
 
 @pytest.fixture()
@@ -116,7 +116,7 @@ def test_upload_and_its_size_limit(corpus, tmp_path):
     assert (tmp_path / "uploads" / "grout.mp4").read_bytes() == video.read_bytes()
     small = client_for(index, upload_dir=tmp_path / "uploads", max_upload_bytes=1000)
     too_big = small.post("/index", files=files, headers=AUTH)
-    assert too_big.status_code == 403 and "over the limit" in too_big.json()["detail"]
+    assert too_big.status_code == 413 and "over the limit" in too_big.json()["detail"]
 
 
 def test_media_range_requests_and_frames(client, corpus):
@@ -187,3 +187,53 @@ def test_malformed_input_is_a_clear_4xx(client):
     assert wrong_method.status_code == 400 and "nope" in wrong_method.json()["detail"]
     assert client.post("/index", content=b"[1,2", headers={**AUTH, "content-type": "application/json"}).status_code == 422
     assert client.get("/jobs/unknown").status_code == 404
+
+
+def test_loopback_server_refuses_other_host_names(client):
+    """DNS rebinding: a page on evil.example resolving to 127.0.0.1 must not read the library."""
+    assert client.get("/videos", headers={"host": "evil.example"}).status_code == 400
+    assert client.get("/videos", headers={"host": "localhost:8000"}).status_code == 200
+
+
+def test_a_symlinked_file_inside_a_root_that_points_outside_is_refused(corpus, tmp_path):
+    root, index = corpus
+    outside = tiny_video(tmp_path / "private.mp4", seconds=4, seed=3)
+    (root / "links").mkdir(exist_ok=True)
+    (root / "links" / "innocent.mp4").symlink_to(outside)
+    client = client_for(index, root)
+    job = client.post("/index", json={"paths": [str(root / "links")]}, headers=AUTH).json()
+    done = wait_done(client, job["id"])
+    assert [f["status"] for f in done["files"]] == ["failed"]
+    assert "outside the allowed roots" in done["files"][0]["error"]
+
+
+def test_unusable_paths_are_a_4xx(client):
+    for bad in ("~nosuchuser-xyz/videos", "a\u0000b"):
+        reply = client.post("/index", json={"paths": [bad]}, headers=AUTH)
+        assert reply.status_code in (400, 403, 404), (bad, reply.text)
+
+
+def test_a_write_during_a_long_ingest_answers_busy(client, monkeypatch, corpus):
+    import threading
+
+    import videorag.serve.service as service
+    from videorag.index.lock import writer_lock
+
+    monkeypatch.setattr(service, "WRITE_WAIT", 0.3)
+    video_id = client.get("/videos").json()[0]["video_id"]
+    held, release = threading.Event(), threading.Event()
+
+    def ingest():
+        with writer_lock(corpus[1]).hold():
+            held.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=ingest)
+    thread.start()
+    held.wait(5)
+    try:
+        reply = client.delete(f"/videos/{video_id}", headers=AUTH)
+    finally:
+        release.set()
+        thread.join()
+    assert reply.status_code == 409 and "being written" in reply.json()["detail"]

@@ -1,5 +1,5 @@
 """The index's invariants, checked and repaired: one `videos` row per id, every video with its
-segments and chunks (and its visual row on a visual index), no orphan rows."""
+segments and chunks (and, when its frames were embedded, its visual row), no orphan rows."""
 from __future__ import annotations
 
 from collections import Counter
@@ -23,10 +23,10 @@ def check(index: VideoIndex) -> list[Problem]:
     counts = Counter(index.row_ids("videos").to_pylist())
     problems = [Problem("duplicate", v, f"{n} rows in videos") for v, n in sorted(counts.items()) if n > 1]
     kinds = index.unit_kinds()
-    visual = set(index.row_ids("visual").to_pylist()) if index.has_visual else None
+    visual, framed = set(index.row_ids("visual").to_pylist()), set(index.row_ids("frame_vectors").to_pylist())
     for video_id in sorted(counts):
         missing = [k for k in ("segment", "chunk") if (video_id, k) not in kinds]
-        if visual is not None and video_id not in visual:
+        if video_id in framed and video_id not in visual:  # audio-only videos have neither
             missing.append("visual vector")
         if missing:
             problems.append(Problem("incomplete", video_id, "no " + ", no ".join(missing)))

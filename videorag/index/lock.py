@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import IndexError_
+from ..errors import IndexBusy
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +84,8 @@ class WriterLock:
         handle.flush()
         return handle
 
-    def _busy(self, holder: str) -> IndexError_:
-        return IndexError_(f"index {self.path.parent} is being written by another writer{holder}",
+    def _busy(self, holder: str) -> IndexBusy:
+        return IndexBusy(f"index {self.path.parent} is being written by another writer{holder}",
                            "wait for it to finish, or pass --wait SECONDS to queue behind it")
 
 

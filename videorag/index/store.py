@@ -388,10 +388,12 @@ class VideoIndex:
     def video_ids(self) -> set[str]:
         return set(self.videos(["video_id"])["video_id"].to_pylist())
 
-    def units(self) -> pa.Table:
-        """All segment and chunk rows of indexed videos (orphans excluded)."""
+    def units(self, live: set[str] | None = None) -> pa.Table:
+        """All segment and chunk rows of indexed videos (orphans excluded), or of the videos in
+        `live` (a reader building from one `videos` read passes its ids: a video committed
+        meanwhile is then left out, not half in)."""
         table = self._tables["units"].to_arrow()
-        live = pa.array(sorted(self.video_ids()), pa.string())
+        live = pa.array(sorted(self.video_ids() if live is None else live), pa.string())
         return table.filter(pc.is_in(table["video_id"], value_set=live))
 
     def segments(self, video_id: str, kind: str = "segment") -> list[Segment]:
@@ -429,12 +431,13 @@ class VideoIndex:
         table = table.filter(pc.is_in(table["video_id"], value_set=live))
         return table.sort_by([("video_id", "ascending"), ("t", "ascending")])
 
-    def visual_vectors(self) -> dict[str, np.ndarray]:
-        """{video_id: visual vector} of indexed videos (empty without the visual path)."""
+    def visual_vectors(self, live: set[str] | None = None) -> dict[str, np.ndarray]:
+        """{video_id: visual vector} of indexed videos, or of those in `live` (empty without the
+        visual path)."""
         if not self.has_visual:
             return {}
         rows = self._tables["visual"].search().select(["video_id", "vector"]).to_arrow()
-        live = self.video_ids()
+        live = self.video_ids() if live is None else live
         vectors = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False),
                              np.float32).reshape(-1, self.meta["visual_dim"]) if rows.num_rows else []
         return {v: vectors[i] for i, v in enumerate(rows["video_id"].to_pylist()) if v in live}

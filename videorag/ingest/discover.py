@@ -32,8 +32,8 @@ def find_videos(paths: list[str | Path], extensions: tuple[str, ...]) -> Found:
                 seen[path.resolve()] = None  # named explicitly: try it whatever its extension
             else:
                 found.problems.append((path, "no such file or folder"))
-        except OSError as exc:  # a name too long, a broken mount
-            found.problems.append((path, f"cannot be read ({exc.strerror or exc})"))
+        except (OSError, RuntimeError, ValueError) as exc:  # a name too long, a loop, a NUL byte
+            found.problems.append((path, f"cannot be read ({getattr(exc, 'strerror', None) or exc})"))
     found.files = list(seen)
     return found
 
@@ -58,3 +58,14 @@ def content_id(path: Path) -> str:
         while block := handle.read(_BLOCK):
             digest.update(block)
     return digest.hexdigest()
+
+
+def inside(path: Path, roots: tuple[Path, ...] | None) -> bool:
+    """Whether `path`, symlinks resolved, lies in one of `roots` (None: no confinement)."""
+    if roots is None:
+        return True
+    try:
+        real = Path(path).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+    return any(real == root or real.is_relative_to(root) for root in roots)

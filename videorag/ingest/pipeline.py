@@ -23,7 +23,7 @@ from ..names import path_text
 from ..types import FileResult, IngestReport, Segment
 from .chunking import bound_segments, window_chunks
 from .decode import MediaInfo, probe, sample_frames
-from .discover import content_id, find_videos
+from .discover import content_id, find_videos, inside
 from .subtitles import find_sidecar, read_subtitles
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ class Ingestor:
     """Indexes files into an index directory with the given (or default) ASR and embedder."""
 
     def __init__(self, index: VideoIndex, config: Config, asr, embedder, visual=None, retrieval_net=None,
-                 captioner=None):
+                 captioner=None, roots: tuple[Path, ...] | None = None):
         self.index = index
         self.config = config
         self.asr = asr
@@ -62,6 +62,7 @@ class Ingestor:
         self.visual = visual                # frame embedder, when the visual path is on
         self.retrieval_net = retrieval_net  # learned frame-subset scorer, when trained
         self.captioner = captioner          # frame captioner, when captions are on
+        self.roots = roots                  # when set (a server), files and subtitles must resolve inside
 
     def run(self, paths: list[str | Path], progress: Progress | None = None) -> IngestReport:
         """Index the files under `paths`, holding the index's writer lock for the whole run (a
@@ -80,7 +81,10 @@ class Ingestor:
             self.index.enable_captions(self.captioner.name, self.captioner.model_name)
         if self.index.remove_orphans():
             log.info("removed rows of videos left unfinished by an interrupted ingest")
-        todo = self._classify(found.files, report)
+        files = [f for f in found.files if inside(f, self.roots)]
+        report.files += [FileResult(path_text(f), "failed", error=f"{path_text(f)}: outside the allowed roots")
+                         for f in found.files if f not in files]
+        todo = self._classify(files, report)
         bar = tqdm(total=len(todo), unit="video", disable=not self.config.show_progress, desc="indexing")
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="videorag-frames") as pool:
             for done, job in enumerate(self._prefetch(todo, pool)):
@@ -202,7 +206,7 @@ class Ingestor:
         """(segments, source, warnings): the sidecar subtitles, checked against the video's
         duration, else the speech recognised in its audio."""
         sidecar = find_sidecar(path)
-        if sidecar is not None:
+        if sidecar is not None and inside(sidecar, self.roots):
             segments, warnings = read_subtitles(sidecar, info.duration)
             return segments, "subtitles", warnings
         if not info.has_audio:

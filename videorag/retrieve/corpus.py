@@ -85,7 +85,7 @@ class Corpus:
         videos = index.videos(["video_id", "path", "duration", "text", "vector"])
         ids = videos["video_id"].to_pylist()
         row = {v: i for i, v in enumerate(ids)}
-        units = index.units()
+        units = index.units(set(ids))  # the videos of this read only (an ingest may be committing)
         levels = {}
         for kind in ("segment", "chunk"):
             part = units.filter(np.asarray(units["kind"].to_pylist()) == kind) if units.num_rows else units
@@ -98,7 +98,7 @@ class Corpus:
                             _vectors(videos["vector"], index.meta["dim"]))
         visual = None
         if index.has_visual:
-            vectors = index.visual_vectors()
+            vectors = index.visual_vectors(set(ids))
             visual = np.zeros((len(ids), index.meta["visual_dim"]), np.float32)
             for video_id, vector in vectors.items():
                 visual[row[video_id]] = vector

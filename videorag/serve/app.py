@@ -11,14 +11,17 @@ from pathlib import Path
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from pydantic import BaseModel, Field
 
-from ..errors import ConfigError, IndexError_, VideoRAGError
-from .service import Forbidden, NotFound, Service
+from ..errors import (ConfigError, GenerationError, IndexBusy, IndexError_, MissingDependencyError,
+                      VideoRAGError)
+from .service import LOOPBACK, Forbidden, NotFound, Service, TooLarge
 
 log = logging.getLogger(__name__)
 WEB = Path(__file__).parent / "web"
-STATUS = {NotFound: 404, Forbidden: 403, ConfigError: 400, IndexError_: 400}
+STATUS = {NotFound: 404, Forbidden: 403, TooLarge: 413, IndexBusy: 409, GenerationError: 502,
+          MissingDependencyError: 501, ConfigError: 400, IndexError_: 400}  # the first match wins
 
 
 class AskBody(BaseModel):
@@ -34,6 +37,8 @@ def create_app(service: Service) -> FastAPI:
     app = FastAPI(title="videorag", summary="Search and question answering over a video collection, "
                   "with timestamped citations", version="1")
     app.state.service = service
+    if not service.config.public:  # a loopback server answers to loopback names only (no DNS rebinding)
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=[*LOOPBACK, service.config.host, "[::1]"])
     _errors(app)
     read, write = Depends(_auth(service, write=False)), Depends(_auth(service, write=True))
 
@@ -173,10 +178,12 @@ async def _upload(service: Service, request: Request) -> dict:
     from starlette.concurrency import run_in_threadpool
 
     limit = service.config.max_upload_bytes
-    length = int(request.headers.get("content-length") or 0)
+    if not request.headers.get("content-length", "").isdigit():  # no chunked uploads: no size known
+        raise HTTPException(411, "uploads need a Content-Length header")
+    length = int(request.headers["content-length"])
     if length > limit + (1 << 20):
-        raise Forbidden(f"upload of {length} bytes is over the limit of {limit}",
-                        "index large files from a configured root instead")
+        raise TooLarge(f"upload of {length} bytes is over the limit of {limit}",
+                       "index large files from a configured root instead")
     form = await request.form(max_files=1, max_fields=4)
     upload = form.get("file")
     if upload is None or not hasattr(upload, "read"):
@@ -194,6 +201,9 @@ def _sse(events: Iterator[tuple[str, object]]) -> StreamingResponse:
                 yield f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
         except VideoRAGError as exc:
             yield f"event: error\ndata: {json.dumps(str(exc))}\n\n"
+        except Exception as exc:  # the stream has begun: the client gets an error event, the log the rest
+            log.error("stream failed", exc_info=exc)
+            yield f"event: error\ndata: {json.dumps(f'internal error ({exc.__class__.__name__})')}\n\n"
 
     return StreamingResponse(lines(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

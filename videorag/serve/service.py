@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError, VideoRAGError
+from ..index.lock import writer_lock
 from ..index.store import META_FILE
 from ..pipeline import VideoRAG
 from ..types import search_json
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WRITE_WAIT = 5.0  # seconds an HTTP write waits for a running ingest before answering "busy"
 
 
 class NotFound(VideoRAGError):
@@ -22,6 +24,10 @@ class NotFound(VideoRAGError):
 
 class Forbidden(VideoRAGError):
     """A request the server's configuration does not allow (a path outside the roots)."""
+
+
+class TooLarge(VideoRAGError):
+    """An upload over the server's size limit."""
 
 
 @dataclass
@@ -61,7 +67,7 @@ class Service:
 
         self.rag = rag
         self.config = config
-        self.jobs = Jobs(rag.add)
+        self.jobs = Jobs(lambda paths, progress: rag.add(paths, progress, roots=self._job_roots()))
         self._generating = threading.Lock()
 
     # -- reads --------------------------------------------------------------------------
@@ -79,7 +85,12 @@ class Service:
 
     def ask_events(self, question: str, method: str | None = None) -> Iterator[tuple[str, object]]:
         """("token", text) as the answer is generated, then ("citations", [...]), then
-        ("done", the whole answer). Generators without token streaming send one token."""
+        ("done", the whole answer). Generators without token streaming send one token. A bad
+        method raises here, before the stream starts (a 4xx, not an error event)."""
+        self.rag.method(method)
+        return self._ask_events(question, method)
+
+    def _ask_events(self, question: str, method: str | None) -> Iterator[tuple[str, object]]:
         answer = None
         with self._generating:  # local models are not re-entrant: one answer at a time
             for piece in self.rag.ask_stream(question, method=method):
@@ -121,8 +132,10 @@ class Service:
 
     # -- writes ---------------------------------------------------------------------------
     def delete(self, video_id: str) -> dict:
+        """Remove a video; busy (an ingest holds the index) after WRITE_WAIT seconds, not forever."""
         self.video(video_id)
-        return {"removed": self.rag.remove([video_id])}
+        with writer_lock(self.config.index).hold(WRITE_WAIT):
+            return {"removed": self.rag.remove([video_id])}
 
     def index_paths(self, paths: list[str]) -> dict:
         """Start an index job over server paths, each inside a configured root."""
@@ -133,28 +146,33 @@ class Service:
 
     def index_upload(self, name: str, stream, length: int | None = None) -> dict:
         """Store an uploaded file (size-capped) in the upload folder and start a job on it."""
-        safe = Path(name or "upload").name.strip() or "upload"
-        if length is not None and length > self.config.max_upload_bytes:
-            raise Forbidden(f"upload of {length} bytes is over the limit of {self.config.max_upload_bytes}",
-                            "index large files from a configured root instead")
+        limit = self.config.max_upload_bytes
+        if length is not None and length > limit:
+            raise TooLarge(f"upload of {length} bytes is over the limit of {limit}",
+                           "index large files from a configured root instead")
         self.config.upload_dir.mkdir(parents=True, exist_ok=True)
-        target = _free_name(self.config.upload_dir, safe)
-        written = 0
+        target, written = _new_file(self.config.upload_dir, _upload_name(name)), 0
         with target.open("wb") as out:
             while block := stream.read(1 << 20):
                 written += len(block)
-                if written > self.config.max_upload_bytes:
+                if written > limit:
                     out.close()
                     target.unlink()
-                    raise Forbidden(f"upload is over the limit of {self.config.max_upload_bytes} bytes",
-                                    "index large files from a configured root instead")
+                    raise TooLarge(f"upload is over the limit of {limit} bytes",
+                                   "index large files from a configured root instead")
                 out.write(block)
         return self.jobs.start([str(target)]).to_dict()
+
+    def _job_roots(self) -> tuple[Path, ...]:
+        return (*self.config.roots, self.config.upload_dir.resolve())
 
     def inside_roots(self, raw: str) -> Path:
         if not self.config.roots:
             raise Forbidden("this server indexes no server paths", "start it with --root FOLDER, or upload the file")
-        path = Path(raw).expanduser().resolve()  # symlinks and `..` resolved before the check
+        try:
+            path = Path(raw).expanduser().resolve()  # symlinks and `..` resolved before the check
+        except (OSError, RuntimeError, ValueError) as exc:  # ~nosuchuser, a NUL byte, a symlink loop
+            raise ConfigError(f"{raw!r} is not a usable path ({exc})", "send an absolute path under a root") from exc
         if not any(path == root or path.is_relative_to(root) for root in self.config.roots):
             raise Forbidden(f"{raw} is outside the server's roots",
                             "roots: " + ", ".join(map(str, self.config.roots)))
@@ -166,8 +184,23 @@ class Service:
         self.jobs.shutdown()
 
 
-def _free_name(folder: Path, name: str) -> Path:
-    target, n = folder / name, 1
-    while target.exists():
-        target, n = folder / f"{Path(name).stem}-{n}{Path(name).suffix}", n + 1
-    return target
+def _upload_name(name: str | None) -> str:
+    """The file name part of an upload's name: no folders, no NUL, at most 200 bytes."""
+    base = Path(str(name or "").replace("\0", "")).name.strip() or "upload"
+    stem, suffix = Path(base).stem, Path(base).suffix[:16]
+    while len((stem + suffix).encode()) > 200:
+        stem = stem[:-1]
+    return (stem or "upload") + suffix
+
+
+def _new_file(folder: Path, name: str) -> Path:
+    """Create a new empty file `name` in `folder` (`name-1`, `name-2`… when taken), atomically:
+    two uploads of one name never share a file."""
+    n = 0
+    while True:
+        target = folder / (name if n == 0 else f"{Path(name).stem}-{n}{Path(name).suffix}")
+        try:
+            target.open("xb").close()
+            return target
+        except FileExistsError:
+            n += 1
