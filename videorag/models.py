@@ -85,7 +85,8 @@ def fingerprint(path: str | Path) -> str | None:
     if not root.exists():
         return None
     files = sorted(f for f in ([root] if root.is_file() else root.rglob("*"))
-                   if f.is_file() and f.suffix.lower() in _WEIGHTS)
+                   if f.is_file() and f.suffix.lower() in _WEIGHTS
+                   and not any(p.startswith("checkpoint-") for p in f.relative_to(root).parts[:-1]))
     key = tuple((str(f), f.stat().st_size, f.stat().st_mtime_ns) for f in files)
     if key not in _FINGERPRINTS:
         digest = hashlib.blake2b(digest_size=16)

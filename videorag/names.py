@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from pathlib import Path
 
 _CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {0x7F: "\\x7f", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
@@ -14,10 +15,11 @@ def path_text(path: str | Path) -> str:
 
 
 def printable(text: str) -> str:
-    """One line of terminal-safe text: control characters (a newline in a file name) escaped,
-    undecodable bytes as \\xNN."""
+    """One line of terminal-safe text: control characters (a newline in a file name), C1 controls
+    and format characters (bidi overrides) escaped, undecodable bytes as \\xNN."""
     try:
         raw = text.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:  # a lone surrogate that is no escaped byte
         raw = text.encode("utf-8", "backslashreplace")
-    return raw.decode("utf-8", "backslashreplace").translate(_CONTROL)
+    text = raw.decode("utf-8", "backslashreplace").translate(_CONTROL)
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)

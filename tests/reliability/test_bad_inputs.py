@@ -128,3 +128,11 @@ def test_cli_reports_each_failure_once_on_one_line(tmp_path):
     assert "Traceback" not in proc.stderr
     assert any(line.startswith("added") and line.endswith("two\\nlines.mp4") for line in lines)
     assert lines[-1].startswith("3 added, 0 moved, 0 unchanged, 1 failed")
+
+
+def test_printable_escapes_every_control_and_format_character():
+    from videorag.names import path_text, printable
+
+    shown = printable("a\nb\x1b[31mc\u202ed\x9be" + os.fsdecode(b"\xe9"))
+    assert shown == "a\\nb\\x1b[31mc\\u202ed\\u009be\\xe9"
+    assert path_text(os.fsdecode(b"/v/caf\xe9.mp4")) == "/v/caf\\xe9.mp4"

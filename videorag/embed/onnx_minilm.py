@@ -3,8 +3,8 @@
 The same model as the default backend, exported to ONNX with int8 weights; the tokenizer is the
 bundled model's own. Measured against the torch model on 300 WikiHowQA queries: cosine ≥ 0.999
 for every query, ~3× faster per query on one CPU thread, and no torch import (seconds of start-up).
-Its vectors are close to, not equal to, the torch model's: the index records which runtime made
-its embeddings (`embed_runtime`), and an index made by one may be queried by the other (see
+Its vectors are close to, not equal to, the torch model's: the index records the backend that made
+its embeddings (`embed_backend`), and an index made by one may be queried by the other (see
 `benchmarks/bench_onnx_embedder.py` for the retrieval figures behind that).
 """
 from __future__ import annotations

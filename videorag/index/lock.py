@@ -47,11 +47,12 @@ class WriterLock:
 
     @contextmanager
     def hold(self, wait: float | None = None) -> Iterator["WriterLock"]:
+        start = time.monotonic()
         if not self._thread.acquire(timeout=-1 if wait is None else wait):
             raise self._busy("")
         try:
             if self._depth == 0:
-                self._handle = self._acquire(wait)
+                self._handle = self._acquire(None if wait is None else max(0.0, wait - (time.monotonic() - start)))
             self._depth += 1
             try:
                 yield self
@@ -78,10 +79,13 @@ class WriterLock:
                             self.path.parent, _holder(handle))
                 told = True
             time.sleep(_POLL)
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"{os.getpid()}\n")
-        handle.flush()
+        try:
+            handle.seek(0)
+            handle.truncate()
+            handle.write(f"{os.getpid()}\n")
+            handle.flush()
+        except OSError:  # a full disk: the lock still holds, only the pid note is missing
+            pass
         return handle
 
     def _busy(self, holder: str) -> IndexBusy:

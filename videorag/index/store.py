@@ -140,7 +140,7 @@ class VideoIndex:
         if stamp[1] != self._seen[1]:
             self.meta = _read_meta(self.path)
             self._open_all()
-        for table in self._tables.values():
+        for table in list(self._tables.values()):  # another thread may open a table meanwhile
             table.checkout_latest()
         self._seen = stamp
 
@@ -407,16 +407,17 @@ class VideoIndex:
                 .select(["t", "jpeg"]).to_arrow().to_pylist())
         return [Frame(r["t"], r["jpeg"]) for r in sorted(rows, key=lambda r: r["t"])]
 
-    def frame_near(self, video_id: str, t: float, window: float = 5.0) -> Frame | None:
-        """The sampled frame of a video nearest to `t` seconds (None when it has none); reads
-        only the frames within `window` seconds when there are any."""
+    def frame_near(self, video_id: str, t: float) -> Frame | None:
+        """The sampled frame of a video nearest to `t` seconds (None when it has none): the
+        timestamps are read first, then that one frame's JPEG."""
         base = f"video_id = {_quote(video_id)}"
-        for where in (f"{base} AND t >= {float(t) - window} AND t <= {float(t) + window}", base):
-            rows = self._tables["frames"].search().where(where).select(["t", "jpeg"]).to_arrow().to_pylist()
-            if rows:
-                best = min(rows, key=lambda r: abs(r["t"] - t))
-                return Frame(best["t"], best["jpeg"])
-        return None
+        times = self._tables["frames"].search().where(base).select(["t"]).to_arrow()["t"].to_numpy()
+        if not len(times):
+            return None
+        nearest = float(times[np.argmin(np.abs(times - t))])
+        row = (self._tables["frames"].search().where(f"{base} AND t = {nearest!r}")
+               .select(["t", "jpeg"]).limit(1).to_arrow().to_pylist())
+        return Frame(row[0]["t"], row[0]["jpeg"]) if row else None
 
     def captions(self, video_id: str | None = None) -> pa.Table:
         """Caption rows (video_id, t, text, vector) of indexed videos, or of one video, sorted by
@@ -455,7 +456,7 @@ class VideoIndex:
         return times[order], vectors[order]
 
     def version(self) -> tuple[int, ...]:
-        return tuple(t.version for t in self._tables.values())
+        return tuple(t.version for t in list(self._tables.values()))
 
     def stats(self) -> dict:
         videos = self.videos(["duration", "source"])

@@ -1,10 +1,10 @@
 """Index jobs run in the background, one at a time, with progress a client can poll or stream."""
 from __future__ import annotations
 
+import queue
 import threading
 import uuid
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 from ..errors import VideoRAGError
@@ -41,13 +41,17 @@ class Jobs:
         self._index = index
         self._jobs: dict[str, Job] = {}
         self._changed = threading.Condition()
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="videorag-jobs")
+        self._queue: queue.Queue[Job] = queue.Queue()
+        # a daemon: stopping the server never waits for an ingest (an interrupted one is finished
+        # by the next run, as after a crash)
+        self._worker = threading.Thread(target=self._work, name="videorag-jobs", daemon=True)
+        self._worker.start()
 
     def start(self, paths: list[str]) -> Job:
         job = Job(uuid.uuid4().hex[:12], list(paths))
         with self._changed:
             self._jobs[job.id] = job
-        self._pool.submit(self._run, job)
+        self._queue.put(job)
         return job
 
     def get(self, job_id: str) -> Job:
@@ -68,7 +72,18 @@ class Jobs:
                 return
 
     def shutdown(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Queued jobs are dropped; a running one stops with the process."""
+        with self._changed:
+            for job in self._jobs.values():
+                if job.state == "queued":
+                    job.state, job.error = "failed", "the server stopped before this job started"
+            self._changed.notify_all()
+
+    def _work(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job.state == "queued":
+                self._run(job)
 
     def _update(self, job: Job, **changes) -> None:
         with self._changed:
