@@ -14,6 +14,7 @@ from videorag.embed.hashing import HashingEmbedder
 from videorag.errors import ConfigError
 from videorag.serve.app import create_app
 from videorag.serve.service import ServeConfig, Service
+from videorag.types import IngestReport
 
 TOKEN = "s3cret"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -237,3 +238,24 @@ def test_a_write_during_a_long_ingest_answers_busy(client, monkeypatch, corpus):
         release.set()
         thread.join()
     assert reply.status_code == 409 and "being written" in reply.json()["detail"]
+
+
+def test_finished_jobs_are_forgotten_beyond_a_bound(monkeypatch):
+    import videorag.serve.jobs as jobs
+
+    monkeypatch.setattr(jobs, "KEEP_FINISHED", 2)
+    runner = jobs.Jobs(lambda paths, progress: IngestReport())
+    started = [runner.start([str(i)]) for i in range(4)]
+    for job in started:
+        list(runner.events(job.id))  # wait until it is done
+    last = runner.start(["last"])
+    kept = [j.id for j in started if _known(runner, j.id)]
+    assert kept == [started[2].id, started[3].id] and _known(runner, last.id)
+
+
+def _known(runner, job_id: str) -> bool:
+    try:
+        runner.get(job_id)
+        return True
+    except KeyError:
+        return False

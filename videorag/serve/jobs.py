@@ -10,6 +10,8 @@ from dataclasses import asdict, dataclass, field
 from ..errors import VideoRAGError
 from ..types import FileResult, IngestReport
 
+KEEP_FINISHED = 200  # finished jobs remembered for GET /jobs/{id}; older ones are forgotten
+
 
 @dataclass
 class Job:
@@ -51,6 +53,9 @@ class Jobs:
         job = Job(uuid.uuid4().hex[:12], list(paths))
         with self._changed:
             self._jobs[job.id] = job
+            finished = [j for j in self._jobs.values() if j.finished]
+            for old in finished[:max(0, len(finished) - KEEP_FINISHED)]:  # oldest first (insertion order)
+                del self._jobs[old.id]
         self._queue.put(job)
         return job
 
