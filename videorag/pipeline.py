@@ -81,8 +81,8 @@ class VideoRAG:
     @property
     @_locked
     def index(self) -> VideoIndex:
-        """The index, refreshed to what other processes committed since the last call (a
-        cheap version check per table; see `VideoIndex.refresh`)."""
+        """The index, refreshed to what other processes committed since the last call (one
+        `stat` when nothing changed; see `VideoIndex.refresh`)."""
         if self._index is None:
             self._index = VideoIndex.open(self.index_dir, self.config.lock_wait)
             self._index.check_embedder(self.embedder.model_name, self.embedder.dim, self._fingerprint())

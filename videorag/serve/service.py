@@ -11,6 +11,7 @@ from pathlib import Path
 from ..errors import ConfigError, VideoRAGError
 from ..index.lock import writer_lock
 from ..index.store import META_FILE
+from ..ingest.discover import inside
 from ..pipeline import VideoRAG
 from ..types import search_json
 
@@ -173,7 +174,7 @@ class Service:
             path = Path(raw).expanduser().resolve()  # symlinks and `..` resolved before the check
         except (OSError, RuntimeError, ValueError) as exc:  # ~nosuchuser, a NUL byte, a symlink loop
             raise ConfigError(f"{raw!r} is not a usable path ({exc})", "send an absolute path under a root") from exc
-        if not any(path == root or path.is_relative_to(root) for root in self.config.roots):
+        if not inside(path, self.config.roots):
             raise Forbidden(f"{raw} is outside the server's roots",
                             "roots: " + ", ".join(map(str, self.config.roots)))
         if not path.exists():
