@@ -245,9 +245,10 @@ def test_finished_jobs_are_forgotten_beyond_a_bound(monkeypatch):
 
     monkeypatch.setattr(jobs, "KEEP_FINISHED", 2)
     runner = jobs.Jobs(lambda paths, progress: IngestReport())
-    started = [runner.start([str(i)]) for i in range(4)]
-    for job in started:
-        list(runner.events(job.id))  # wait until it is done
+    started = []
+    for i in range(4):  # one after another: a job forgotten before we wait on it would be a race
+        started.append(runner.start([str(i)]))
+        list(runner.events(started[-1].id))  # wait until it is done
     last = runner.start(["last"])
     kept = [j.id for j in started if _known(runner, j.id)]
     assert kept == [started[2].id, started[3].id] and _known(runner, last.id)
