@@ -114,6 +114,42 @@ class BestConfig:
 
 
 @dataclass
+class RerankConfig:
+    """A scoring reranker (`videorag.rerank`): `e5` (offline default), `cross-encoder`, `llm`."""
+
+    backend: str = "e5"
+    model: str | None = None          # cross-encoder: local folder or hub id; llm: the judge's model
+    generator: str = "llamacpp"       # llm: generator backend that judges (llamacpp | openai)
+    base_url: str | None = None       # llm through openai: server URL (default $OPENAI_BASE_URL)
+    batch_size: int = 16
+    timeout: float = 60.0
+
+    def __post_init__(self) -> None:
+        _positive("batch_size", self.batch_size)
+        _positive("timeout", self.timeout)
+
+
+@dataclass
+class CarveConfig:
+    """CARVE (`videorag.methods.carve`): chunks of the index's `chunk_seconds`, four views each."""
+
+    views: tuple[str, ...] = ("text-clip", "text-frame", "visual-frame", "visual-clip")  # those used
+    pool: int = 20                    # chunks each view's retriever returns
+    rerank: bool = True               # ablation: False = pooling without reranking
+    choose: bool = True               # ablation: False = a chunk's view scores averaged, no choice
+    reranker: RerankConfig = field(default_factory=RerankConfig)
+
+    def __post_init__(self) -> None:
+        from .retrieve.base import VIEWS
+
+        _positive("pool", self.pool)
+        self.views = tuple(self.views)
+        unknown = [v for v in self.views if v not in VIEWS]
+        if unknown or not self.views:
+            raise ConfigError(f"`carve.views` must be some of {', '.join(VIEWS)}, got {self.views!r}")
+
+
+@dataclass
 class SearchConfig:
     method: str = "textvideorag"      # a registered method: `videorag search --help` lists them
     visual_alpha: float = 0.6         # α of videorag-vt (the paper's best range is 0.5–0.7)
@@ -130,6 +166,7 @@ class SearchConfig:
     frames: int = 10                  # rag-adapter: frames (moments) returned per video, K
     mmr_theta: float = 0.7            # rag-adapter: MMR penalty θ on redundancy
     first_stage: int = 50             # rag-adapter: frames kept by the cheaper signal before refining
+    carve: CarveConfig = field(default_factory=CarveConfig)
 
     def __post_init__(self) -> None:
         _positive("top_k", self.top_k)

@@ -10,12 +10,18 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..config import RerankConfig
 from ..registry import Registry
 
 RERANKERS = Registry("reranker", {
     "dual-mmr": "videorag.rerank.dual:DualMMR",
     "e5": "videorag.rerank.e5:E5Reranker",
 })
+
+
+def create_reranker(config: RerankConfig, weight: float = 0.5):
+    """A scoring reranker from its config (CARVE's rerank stage)."""
+    return RERANKERS.create(config.backend, weight=weight, config=config)
 
 
 @lru_cache(maxsize=8)

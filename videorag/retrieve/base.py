@@ -25,6 +25,11 @@ class Query:
     question: str | None = None   # another phrasing of the same need (e.g. WikiHowQA's "How To …")
 
 
+TEXT_VIEWS = ("text-clip", "text-frame")        # CARVE's views of a chunk: its transcript, its
+VISUAL_VIEWS = ("visual-frame", "visual-clip")  # keyframes' captions, its keyframes, the clip
+VIEWS = TEXT_VIEWS + VISUAL_VIEWS
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A scored unit of one video (`video` = row in `Corpus.video_ids`)."""
@@ -34,8 +39,9 @@ class Candidate:
     start: float
     end: float
     score: float
-    source: str        # the retriever or reranker that scored it
+    source: str        # the retriever or reranker that scored it (CARVE: the view, e.g. "text-clip")
     text: str = ""
+    frames: tuple[float, ...] = ()   # times of the frames that stand for it (visual views)
 
 
 @dataclass
@@ -58,7 +64,9 @@ class Method(Protocol):
 
 
 class Reranker(Protocol):
-    """Required: `name` and `rerank`, which returns the candidates rescored, best first."""
+    """Required: `name` and `rerank`, which returns the candidates rescored, best first.
+    Scoring backends (`videorag.rerank.base.ScoringReranker`) also offer `score` and
+    `modalities`."""
 
     name: str
 
