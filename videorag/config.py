@@ -137,12 +137,16 @@ class CarveConfig:
     pool: int = 20                    # chunks each view's retriever returns
     rerank: bool = True               # ablation: False = pooling without reranking
     choose: bool = True               # ablation: False = a chunk's view scores averaged, no choice
+    unjudged_weight: float = 0.5      # a candidate the reranker cannot judge (frames, for a text-only
+                                      # reranker) competes with this share of its retrieval score
     reranker: RerankConfig = field(default_factory=RerankConfig)
 
     def __post_init__(self) -> None:
         from .retrieve.base import VIEWS
 
         _positive("pool", self.pool)
+        if not 0.0 <= self.unjudged_weight <= 1.0:
+            raise ConfigError(f"`carve.unjudged_weight` must be in [0, 1], got {self.unjudged_weight!r}")
         self.views = tuple(self.views)
         unknown = [v for v in self.views if v not in VIEWS]
         if unknown or not self.views:

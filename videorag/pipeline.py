@@ -12,7 +12,7 @@ from .embed import create_embedder
 from .errors import IndexError_
 from .generate import Evidence, create_generator
 from .index import VideoIndex
-from .methods import VISUAL
+from .methods import OPTIONAL_VISUAL, VISUAL
 from .names import path_text
 from .retrieve.base import Query
 from .types import Answer, Hit, IngestReport, Segment
@@ -138,20 +138,25 @@ class VideoRAG:
         """Index files and folders; `progress(done, total, current, result)` follows the run;
         with `roots`, files and subtitles that resolve outside them (symlinks) are refused."""
         from .ingest import Ingestor
+        from .visual.represent import clip_label
 
         if self._index is None:
             self._index = VideoIndex.open_or_create(
                 self.index_dir, self.embedder.model_name, self.embedder.dim, self._fingerprint(),
-                self.config.lock_wait, embed_backend=self.config.embed.backend, asr_model=self.asr.model_name)
+                self.config.lock_wait, embed_backend=self.config.embed.backend, asr_model=self.asr.model_name,
+                chunk_seconds=self.config.ingest.chunk_seconds)
         with self._index.writer():
             self._index.refresh()
             self._index.record_fingerprint(self._fingerprint())
             cfg, visual = self.config.ingest, None
             if cfg.visual:
                 visual = self.visual
-                self._index.enable_visual(cfg.visual, cfg.visual_model or "", visual.model_name, visual.dim)
+                self._index.enable_visual(cfg.visual, cfg.visual_model or "", visual.model_name, visual.dim,
+                                          clip_label(visual))
             elif self._index.has_visual:  # keep a visual index complete
                 visual = self.visual
+                self._index.enable_visual(self._index.meta["visual_backend"], self._index.meta["visual_spec"],
+                                          visual.model_name, visual.dim, clip_label(visual))
             net = self.frame_nets.get("retrieval") if visual is not None else None
             return Ingestor(self._index, self.config, self.asr, self.embedder, visual, net,
                             captioner=self.captioner, roots=roots).run(list(paths), progress)
@@ -218,7 +223,7 @@ class VideoRAG:
         chosen = self.method(method)
         searcher = self.searcher()
         if chosen.name in VISUAL and searcher.visual is None and (
-                chosen.name != "rag-adapter" or self.index.has_visual):
+                chosen.name not in OPTIONAL_VISUAL or self.index.has_visual):
             searcher.visual = self._checked_visual()
         return searcher.search(query, chosen, self.config.search, top_k, moments)
 

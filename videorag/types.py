@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -108,3 +112,15 @@ class Caption:
 
     t: float
     text: str
+
+
+@dataclass
+class ChunkView:
+    """CARVE's visual views of one chunk (a fixed window of the video): its keyframes (times and
+    frame vectors) and one clip vector."""
+
+    start: float
+    end: float
+    keyframes: list[float]
+    keyframe_vectors: np.ndarray   # (len(keyframes), visual dim)
+    vector: np.ndarray             # (visual dim,) the clip embedding

@@ -48,6 +48,27 @@ def add_parser(sub) -> None:
                    help="search method(s), comma-separated: one row each (default %(default)s)")
     p.add_argument("--visual-alpha", type=float, default=None)
     _out_args(p)
+    _make_qa_args(ev)
+
+
+def _make_qa_args(ev) -> None:
+    p = ev.add_parser(
+        "make-qa", help="synthetic QA triplets from your index's transcript chunks (for `eval index --triplets`)",
+        description="Ask a model for one question and short answer per transcript chunk (up to --per-video "
+                    "chunks a video, spread over it), keep the pairs whose answer words are in the chunk, "
+                    "drop near-duplicate questions, and write {id, query, video_id, start, end, answer} "
+                    "triplets (the window: at most 30 s of the chunk holding the answer). A one-line "
+                    "summary goes to stderr. Rules: videorag/eval/make_qa.py.")
+    p.add_argument("--index", required=True, metavar="DIR")
+    p.add_argument("--generator", required=True, help="llamacpp | openai (a model; `extractive` cannot write questions)")
+    p.add_argument("--model", default=None, help="generator model (GGUF path or server model name)")
+    p.add_argument("--base-url", default=None, help="openai: server URL (default $OPENAI_BASE_URL)")
+    p.add_argument("--per-video", type=int, default=3, help="chunks asked per video (default %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="which chunks are drawn (default %(default)s)")
+    p.add_argument("--out", required=True, metavar="FILE", help="JSONL file to write (overwritten); '-' = stdout")
+    p.add_argument("--rejects", default=None, metavar="FILE",
+                   help="also write the dropped items (reason, reply, chunk) as JSONL")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
 
 def _out_args(p) -> None:
@@ -70,7 +91,7 @@ def _corpus_args(p) -> None:
 def run(args, config) -> int:
     from . import commands
 
-    handler = getattr(commands, f"cmd_{args.eval_command}")
+    handler = getattr(commands, "cmd_" + args.eval_command.replace("-", "_"))
     result = handler(args, config)
     if args.json:
         print(json.dumps(strip(result)))

@@ -180,3 +180,22 @@ def evaluate_index(rag, items, method: str, k: int = 10, show_progress: bool = F
 
 def _spans(hits) -> list:
     return [[h.video_id, round(h.start, 2), round(h.end, 2)] for h in hits]
+
+
+def cmd_make_qa(args, config):
+    import sys
+
+    from ..generate import create_generator
+    from ..index import VideoIndex
+    from .make_qa import make_qa, summary_line, write_jsonl
+
+    if args.out == "-" and args.json:
+        raise ConfigError("--out - and --json would both print to stdout", "write the triplets to a file")
+    generator = create_generator(config.generate)
+    qa = make_qa(VideoIndex.open(args.index), generator, args.per_video, args.seed, config.show_progress)
+    write_jsonl([it.triplet() for it in qa.kept], args.out)
+    if args.rejects is not None:
+        write_jsonl([it.record() for it in qa.dropped], args.rejects)
+    summary = qa.summary()
+    print(summary_line(summary, args.out), file=sys.stderr)
+    return summary

@@ -53,6 +53,14 @@ class OpenAIGenerator:
                 "messages": [{"role": "user", "content": prompt}]}
         return chat(self.base_url, body, self.config.timeout)
 
+    def complete_with_images(self, prompt: str, images: list[bytes], max_tokens: int = 8) -> str:
+        """Optional contract method: `complete` with JPEG images before the prompt in the one user
+        message (e.g. a chunk's frames when writing synthetic questions)."""
+        content = [image_part(jpeg) for jpeg in images] + [{"type": "text", "text": prompt}]
+        body = {"model": self.model or self._first_model(), "max_tokens": max_tokens, "temperature": 0.0,
+                "messages": [{"role": "user", "content": content}]}
+        return chat(self.base_url, body, self.config.timeout)
+
     def _first_model(self) -> str:
         self.model = first_model(self.base_url, self.config.timeout)
         return self.model

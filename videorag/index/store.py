@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import IndexError_
-from ..types import Caption, Frame, Segment
+from ..types import Caption, ChunkView, Frame, Segment
 from .lock import writer_lock
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,7 @@ class VideoRecord:
     visual_vector: np.ndarray | None = None
     captions: list[Caption] = field(default_factory=list)  # when a captioner is on
     caption_vectors: np.ndarray | None = None  # (len(captions), text dim)
+    chunk_views: list[ChunkView] = field(default_factory=list)  # CARVE's visual views, per chunk
 
     @property
     def text(self) -> str:
@@ -66,6 +67,14 @@ def _visual_schemas(dim: int) -> dict[str, pa.Schema]:
     return {"frame_vectors": pa.schema([("video_id", pa.string()), ("t", pa.float64()), ("vector", vector)]),
             "visual": pa.schema([("video_id", pa.string()), ("frames", pa.list_(pa.float64())),
                                  ("vector", vector)])}
+
+
+def _view_schemas(dim: int) -> dict[str, pa.Schema]:
+    """CARVE's visual views per chunk: keyframes (times, flattened vectors) and a clip vector."""
+    return {"chunk_views": pa.schema([("video_id", pa.string()), ("start", pa.float64()), ("end", pa.float64()),
+                                      ("keyframes", pa.list_(pa.float64())),
+                                      ("keyframe_vectors", pa.list_(pa.float32())),
+                                      ("vector", pa.list_(pa.float32(), dim))])}
 
 
 def _caption_schemas(dim: int) -> dict[str, pa.Schema]:
@@ -110,6 +119,8 @@ class VideoIndex:
             self._open_tables(_visual_schemas(self.meta["visual_dim"]))
         if "captioner" in self.meta:
             self._open_tables(_caption_schemas(self.meta["dim"]))
+        if self.has_chunk_views:
+            self._open_tables(_view_schemas(self.meta["visual_dim"]))
 
     def _open_tables(self, schemas: dict[str, pa.Schema]) -> None:
         for name, schema in schemas.items():
@@ -149,6 +160,12 @@ class VideoIndex:
         return "visual_dim" in self.meta
 
     @property
+    def has_chunk_views(self) -> bool:
+        """Whether the index holds CARVE's visual views per chunk (built with a visual backend
+        by this version; older visual indexes gain them on their next ingest)."""
+        return "clip_model" in self.meta
+
+    @property
     def has_captions(self) -> bool:
         """Whether the index was built with a captioner (its `captions` table exists)."""
         return "captioner" in self.meta
@@ -184,14 +201,21 @@ class VideoIndex:
             _write_meta(path, meta)
             return index
 
-    def enable_visual(self, backend: str, spec: str, model_name: str, dim: int) -> None:
-        """Record the visual model (first time) or check it is the one the index was built with."""
+    def enable_visual(self, backend: str, spec: str, model_name: str, dim: int, clip_model: str = "") -> None:
+        """Record the visual model (first time) or check it is the one the index was built with;
+        `clip_model` names what makes the chunks' clip vectors (CARVE's visual-clip view)."""
         if self.has_visual:
             self.check_visual(model_name, dim)
-            return
+            if self.has_chunk_views or not clip_model:
+                return
         with self.writer():
-            self._open_tables(_visual_schemas(int(dim)))
-            self._record(visual_backend=backend, visual_spec=spec, visual_model=model_name, visual_dim=int(dim))
+            if not self.has_visual:
+                self._open_tables(_visual_schemas(int(dim)))
+                self._record(visual_backend=backend, visual_spec=spec, visual_model=model_name,
+                             visual_dim=int(dim))
+            if clip_model and not self.has_chunk_views:
+                self._open_tables(_view_schemas(int(dim)))
+                self._record(clip_model=clip_model)
 
     def check_visual(self, model_name: str, dim: int) -> None:
         if (model_name, int(dim)) != (self.meta.get("visual_model"), self.meta.get("visual_dim")):
@@ -267,6 +291,8 @@ class VideoIndex:
             self._add_visual(record)
         if record.captions:
             self._add_captions(record)
+        if record.chunk_views and self.has_chunk_views:
+            self._add_chunk_views(record)
         mean = record.chunk_vectors.mean(axis=0) if len(record.chunk_vectors) else np.zeros(self.meta["dim"])
         mean = mean / max(float(np.linalg.norm(mean)), 1e-12)
         row = pa.table({
@@ -294,6 +320,17 @@ class VideoIndex:
             "text": [c.text for c in record.captions],
             "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), dim)},
             schema=self._tables["captions"].schema))
+
+    def _add_chunk_views(self, record: VideoRecord) -> None:
+        views = record.chunk_views
+        dim = self.meta["visual_dim"]
+        flat = np.asarray(np.stack([v.vector for v in views]), np.float32).reshape(-1)
+        self._tables["chunk_views"].add(pa.table({
+            "video_id": [record.video_id] * len(views), "start": [v.start for v in views],
+            "end": [v.end for v in views], "keyframes": [list(map(float, v.keyframes)) for v in views],
+            "keyframe_vectors": [np.asarray(v.keyframe_vectors, np.float32).reshape(-1).tolist() for v in views],
+            "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), dim)},
+            schema=self._tables["chunk_views"].schema))
 
     def set_visual(self, video_id: str, frames: list[float], vector: np.ndarray) -> None:
         """(Re)place a video's visual representation: the frames chosen for retrieval, their vector."""
@@ -431,6 +468,14 @@ class VideoIndex:
         live = pa.array(sorted(self.video_ids()), pa.string())
         table = table.filter(pc.is_in(table["video_id"], value_set=live))
         return table.sort_by([("video_id", "ascending"), ("t", "ascending")])
+
+    def chunk_views(self, live: set[str]) -> pa.Table:
+        """CARVE's visual view rows of the videos in `live` (empty without them)."""
+        if not self.has_chunk_views:
+            return _view_schemas(self.meta["visual_dim"])["chunk_views"].empty_table() if self.has_visual \
+                else pa.table({"video_id": pa.array([], pa.string())})
+        table = self._tables["chunk_views"].to_arrow()
+        return table.filter(pc.is_in(table["video_id"], value_set=pa.array(sorted(live), pa.string())))
 
     def visual_vectors(self, live: set[str] | None = None) -> dict[str, np.ndarray]:
         """{video_id: visual vector} of indexed videos, or of those in `live` (empty without the

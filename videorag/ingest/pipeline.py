@@ -192,7 +192,7 @@ class Ingestor:
         record.caption_vectors = vectors[[position[t] for t in texts]].reshape(len(texts), vectors.shape[1])
 
     def _add_visual(self, record: VideoRecord) -> None:
-        from ..visual.represent import retrieval_frames, video_vector
+        from ..visual.represent import chunk_views, retrieval_frames, video_vector
 
         cfg = self.config.ingest
         images = [f.jpeg for f in record.frames]
@@ -201,6 +201,8 @@ class Ingestor:
                                   self.retrieval_net, cfg.frame_reduction)
         record.visual_frames = [record.frames[i].t for i in chosen]
         record.visual_vector = video_vector(record.frame_vectors, chosen, self.visual, images)
+        record.chunk_views = chunk_views([f.t for f in record.frames], record.frame_vectors, cfg.chunk_seconds,
+                                         record.duration, self.visual, images)
 
     def _text(self, path: Path, info: MediaInfo) -> tuple[list[Segment], str, list[str]]:
         """(segments, source, warnings): the sidecar subtitles, checked against the video's

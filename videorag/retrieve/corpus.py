@@ -80,6 +80,13 @@ class Corpus:
         return Level.build(owner, times, times, table["text"].to_pylist(),
                            _vectors(table["vector"], self.segments.vectors.shape[1]))
 
+    @cached_property
+    def chunk_views(self):
+        """CARVE's chunks and their views (`videorag.retrieve.views`), built on first use."""
+        from .views import build
+
+        return build(self, self.source)
+
     @classmethod
     def from_index(cls, index) -> "Corpus":
         videos = index.videos(["video_id", "path", "duration", "text", "vector"])

@@ -47,6 +47,7 @@ class QueryContext:
         self.query = query
         self.config = config
         self._cache: dict = {}
+        self.timings: dict[str, float] = {}   # seconds per stage, for methods that report them
 
     def _memo(self, key, make):
         if key not in self._cache:

@@ -38,3 +38,32 @@ def generation_frames(vectors: np.ndarray, query: np.ndarray | None, budget: int
     if net is not None and query is not None:
         return sorted(pool[i] for i in best_generation_subset(net, vectors[pool], query, budget))
     return [pool[i] for i in uniform_frames(len(pool), budget)]
+
+
+KEYFRAMES, CLIP_FRAMES = 5, 64   # CARVE: keyframes per chunk; frames behind a chunk's clip vector
+
+
+def clip_label(visual) -> str:
+    """What makes the chunks' clip vectors, as recorded in the index."""
+    if hasattr(visual, "embed_video"):
+        return f"{visual.model_name} (video tower)"
+    return f"mean of {visual.model_name} frame vectors"
+
+
+def chunk_views(times: list[float], vectors: np.ndarray, seconds: float, duration: float,
+                visual=None, images: list | None = None) -> list:
+    """CARVE's visual views per non-overlapping window of `seconds`: ≤ 5 keyframes (k-means++
+    over the window's frames) and a clip vector of ≤ 64 of its frames spread evenly — the
+    model's video tower when it has one, else the mean of their frame vectors."""
+    from ..types import ChunkView
+
+    keys = (np.asarray(times, np.float64) // seconds).astype(np.int64)
+    out = []
+    for k in np.unique(keys):
+        rows = np.flatnonzero(keys == k)
+        key = [int(rows[i]) for i in kmeans_frames(vectors[rows], KEYFRAMES)]
+        clip = [int(rows[i]) for i in uniform_frames(len(rows), CLIP_FRAMES)]
+        vector = video_vector(vectors, clip, visual, images)
+        out.append(ChunkView(float(k * seconds), float(min((k + 1) * seconds, max(duration, times[rows[-1]]))),
+                             [float(times[i]) for i in key], vectors[key], vector))
+    return out

@@ -1,0 +1,304 @@
+"""The scoring rerankers (`e5`, `cross-encoder`, `llm`) on the `ScoringReranker` contract: one
+score per candidate, NaN for what a backend cannot judge, `rerank` keeping every candidate.
+Each backend runs for real: e5 with its bundled weights, the cross-encoder on a tiny randomly
+initialised BERT saved by the test, the LLM judge against a local OpenAI-compatible server."""
+from __future__ import annotations
+
+import io
+import json
+import logging
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from videorag.config import RerankConfig
+from videorag.errors import ConfigError, GenerationError, ModelNotFoundError
+from videorag.rerank import RERANKERS, create_reranker
+from videorag.rerank.llm import MAX_FRAMES, MAX_PASSAGE, parse_score
+from videorag.retrieve import Candidate
+from videorag.retrieve.base import Query
+from videorag.types import Frame
+
+QUESTION = "How do I boil water for tea?"
+ANSWERS = "Boil fresh water in a kettle, then pour it over the tea bag."
+UNRELATED = "Paint the wall with a roller and let the first coat dry for four hours."
+
+
+class _Index:
+    """The one index method rerankers use: a frame per whole second of each video, as JPEG."""
+
+    def __init__(self, seconds: int = 4):
+        self.seconds = seconds
+
+    def frame_near(self, video_id: str, t: float) -> Frame | None:
+        if video_id == "v-empty":
+            return None
+        nearest = float(min(max(round(t), 0), self.seconds - 1))
+        buffer = io.BytesIO()
+        Image.new("RGB", (16, 16), (int(nearest) * 40, 90, 140)).save(buffer, format="JPEG")
+        return Frame(nearest, buffer.getvalue())
+
+
+def _qc(question: str = QUESTION):
+    return SimpleNamespace(query=Query(question),
+                           corpus=SimpleNamespace(video_ids=["v-tea", "v-paint", "v-empty"]),
+                           searcher=SimpleNamespace(index=_Index()))
+
+
+def _text(video: int, text: str, score: float = 0.5, source: str = "text-clip") -> Candidate:
+    return Candidate(video, "chunk", 10.0 * video, 10.0 * video + 5, score, source, text)
+
+
+def _visual(video: int, frames: tuple[float, ...], score: float = 0.5,
+            source: str = "visual-frame") -> Candidate:
+    return Candidate(video, "chunk", 0.0, 5.0, score, source, "", frames)
+
+
+def _check_rerank(reranker, qc, candidates: list[Candidate]) -> list[Candidate]:
+    """`rerank` keeps every candidate, ranks by the mixed score and marks what it judged."""
+    raw = reranker.score(qc, candidates)
+    ranked = reranker.rerank(qc, candidates)
+    key = lambda c: (c.video, c.start, c.text, c.frames)  # noqa: E731
+    assert sorted(map(key, ranked)) == sorted(map(key, candidates))
+    scores = [c.score for c in ranked]
+    assert scores == sorted(scores, reverse=True)
+    for c in ranked:
+        i = next(i for i, o in enumerate(candidates) if key(o) == key(c))
+        judged = not np.isnan(raw[i])
+        assert c.source == (f"{candidates[i].source}+{reranker.name}" if judged else candidates[i].source)
+        if not judged:
+            assert c.score == candidates[i].score   # what it cannot judge keeps its own score
+    return ranked
+
+
+def test_the_scoring_backends_are_registered_by_name():
+    for name in ("e5", "cross-encoder", "llm"):
+        reranker = create_reranker(RerankConfig(backend=name), weight=0.3)
+        assert reranker.name == name and reranker.weight == 0.3
+    assert "cross-encoder" in RERANKERS.names() and "llm" in RERANKERS.names()
+
+
+# -- e5 -----------------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_e5_scores_the_answering_passage_above_an_unrelated_one_and_skips_frames():
+    reranker = create_reranker(RerankConfig(backend="e5"))
+    candidates = [_text(1, UNRELATED, 0.9), _visual(0, (1.0,), 0.8), _text(0, ANSWERS, 0.1)]
+    raw = reranker.score(_qc(), candidates)
+    assert raw.shape == (3,) and np.isnan(raw[1]) and np.isfinite(raw[[0, 2]]).all()
+    assert raw[2] > raw[0]
+    ranked = _check_rerank(create_reranker(RerankConfig(backend="e5"), weight=1.0), _qc(), candidates)
+    assert ranked[0].text == ANSWERS   # weight 1: the reranker's order wins over the own scores
+
+
+# -- cross-encoder ------------------------------------------------------------------------------
+WORDS = ("how do i boil water for tea fresh in a kettle then pour it over the bag paint wall with "
+         "roller and let first coat dry four hours").split()
+
+
+@pytest.fixture(scope="module")
+def tiny_cross_encoder(tmp_path_factory) -> str:
+    """A randomly initialised 2-layer BERT with one output, saved as a local model folder."""
+    torch = pytest.importorskip("torch")
+    from transformers import BertConfig, BertForSequenceClassification, BertTokenizer
+
+    folder = tmp_path_factory.mktemp("tiny-cross-encoder")
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *dict.fromkeys(WORDS), ",", "."]
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n")
+    BertTokenizer(str(folder / "vocab.txt"), model_max_length=128).save_pretrained(folder)
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=64, max_position_embeddings=128, num_labels=1)
+    BertForSequenceClassification(config).save_pretrained(folder)
+    return str(folder)
+
+
+def _logits(folder: str, question: str, texts: list[str]) -> np.ndarray:
+    """The model's own output for each (question, text) pair, computed with transformers alone."""
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    model = AutoModelForSequenceClassification.from_pretrained(folder)
+    with torch.no_grad():
+        return np.array([model(**tokenizer(question, t, return_tensors="pt")).logits.item() for t in texts])
+
+
+@pytest.mark.slow
+def test_cross_encoder_gives_the_models_raw_output_for_text_and_nan_for_frames(tiny_cross_encoder):
+    config = RerankConfig(backend="cross-encoder", model=tiny_cross_encoder, batch_size=2)
+    candidates = [_text(0, ANSWERS), _visual(0, (1.0,)), _text(1, UNRELATED, source="text-frame"),
+                  _text(1, "boil water")]
+    raw = create_reranker(config).score(_qc(), candidates)
+    assert raw.shape == (4,) and np.isnan(raw[1]) and np.isfinite(raw[[0, 2, 3]]).all()
+    expected = _logits(tiny_cross_encoder, QUESTION, [ANSWERS, UNRELATED, "boil water"])
+    np.testing.assert_allclose(raw[[0, 2, 3]], expected, atol=1e-4)   # logits, no sigmoid
+    assert len(set(np.round(raw[[0, 2, 3]], 6))) == 3
+
+
+@pytest.mark.slow
+def test_cross_encoder_is_deterministic_and_rerank_keeps_every_candidate(tiny_cross_encoder):
+    candidates = [_text(0, ANSWERS, 0.2), _visual(1, (2.0,), 0.95), _text(1, UNRELATED, 0.6),
+                  _text(2, "pour the water over the tea", 0.4), _visual(2, (0.0,), 0.1, "visual-clip")]
+    one = create_reranker(RerankConfig(backend="cross-encoder", model=tiny_cross_encoder, batch_size=1))
+    many = create_reranker(RerankConfig(backend="cross-encoder", model=tiny_cross_encoder, batch_size=16))
+    first = one.score(_qc(), candidates)
+    np.testing.assert_array_equal(first, one.score(_qc(), candidates))
+    np.testing.assert_allclose(first, many.score(_qc(), candidates), atol=1e-5)   # batching changes nothing
+    ranked = _check_rerank(one, _qc(), candidates)
+    assert ranked == one.rerank(_qc(), candidates)
+    text = [c for c in ranked if c.source.endswith("+cross-encoder")]
+    assert len(text) == 3 and {c.score for c in text} != {c.score for c in candidates[::2]}
+
+
+def test_cross_encoder_without_a_model_says_how_to_give_one():
+    with pytest.raises(ConfigError, match="--rerank-model"):
+        create_reranker(RerankConfig(backend="cross-encoder")).score(_qc(), [_text(0, ANSWERS)])
+
+
+@pytest.mark.slow
+def test_cross_encoder_with_a_folder_that_is_no_model_fails_with_a_hint(tmp_path):
+    (tmp_path / "notes.txt").write_text("not a model")
+    reranker = create_reranker(RerankConfig(backend="cross-encoder", model=str(tmp_path)))
+    with pytest.raises(ModelNotFoundError, match="--rerank-model") as error:
+        reranker.score(_qc(), [_text(0, ANSWERS)])
+    assert len(str(error.value).splitlines()) == 1
+
+
+# -- llm ----------------------------------------------------------------------------------------
+class _Judge(BaseHTTPRequestHandler):
+    """An OpenAI-compatible judge whose reply depends on the request: a visual request gets the
+    number of its images; a passage with "kettle" 9, with "overflow" 42, with "mystery" no number,
+    with "explode" an HTTP 500; any other passage 2."""
+
+    def do_GET(self):  # noqa: N802
+        self._send(200, {"data": [{"id": "listed-judge"}]})
+
+    def do_POST(self):  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        with self.server.lock:
+            self.server.bodies.append(body)
+        content = body["messages"][-1]["content"]
+        parts = content if isinstance(content, list) else [{"type": "text", "text": content}]
+        text = " ".join(p["text"] for p in parts if p["type"] == "text")
+        images = sum(p["type"] == "image_url" for p in parts)
+        passage = text.partition("Passage:")[2]
+        if "explode" in passage:
+            return self._send(500, {"error": {"message": "the judge fell over"}})
+        reply = (f"{images}" if images else "9" if "kettle" in passage else "42" if "overflow" in passage
+                 else "no idea" if "mystery" in passage else "2")
+        self._send(200, {"choices": [{"message": {"role": "assistant", "content": reply}}]})
+
+    def _send(self, status: int, value: object):
+        data = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture()
+def judge(monkeypatch):
+    for name in ("OPENAI_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Judge)
+    httpd.url, httpd.bodies, httpd.lock = f"http://127.0.0.1:{httpd.server_port}/v1", [], threading.Lock()
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _llm(url: str, **kw):
+    return create_reranker(RerankConfig(backend="llm", generator="openai", base_url=url, timeout=5.0, **kw))
+
+
+def test_llm_scores_by_the_judges_reply_and_orders_by_it(judge):
+    candidates = [_text(1, UNRELATED, 0.9), _text(0, ANSWERS.replace("kettle", "pot"), 0.5),
+                  _text(0, ANSWERS, 0.1), _text(2, "overflow " * 3, 0.3, "text-frame")]
+    reranker = _llm(judge.url)
+    np.testing.assert_array_equal(reranker.score(_qc(), candidates), [2.0, 2.0, 9.0, 10.0])   # 42 clamped
+    assert {b["model"] for b in judge.bodies} == {"listed-judge"}   # the server's first model
+    assert all(QUESTION in b["messages"][0]["content"] for b in judge.bodies)
+    ranked = _check_rerank(_llm(judge.url), _qc(), candidates)
+    assert [c.text for c in ranked][:2] == ["overflow " * 3, ANSWERS]
+
+
+def test_llm_unparseable_reply_is_nan_and_logged(judge, caplog):
+    candidates = [_text(0, ANSWERS, 0.1), _text(1, "a mystery", 0.8), _text(2, "", 0.5)]
+    with caplog.at_level(logging.INFO, logger="videorag.rerank.llm"):
+        raw = _llm(judge.url, model="my-judge").score(_qc(), candidates)
+    assert raw[0] == 9.0 and np.isnan(raw[1]) and np.isnan(raw[2])   # empty text: nothing to ask
+    assert len(judge.bodies) == 2 and {b["model"] for b in judge.bodies} == {"my-judge"}
+    assert any("no idea" in r.getMessage() and r.levelno == logging.INFO for r in caplog.records)
+    ranked = _check_rerank(_llm(judge.url), _qc(), candidates)
+    assert ranked[0].text == "a mystery" and ranked[0].score == 0.8
+
+
+def test_llm_sends_a_visual_candidates_frames_as_images(judge):
+    frames = (0.0, 0.9, 1.0, 1.1, 2.0, 3.0, 3.2)   # the first five are frames 0, 1, 1, 1, 2: three images
+    candidates = [_visual(0, frames), _visual(1, (2.0,), source="visual-clip"), _visual(2, (1.0,)),
+                  _text(0, ANSWERS)]
+    raw = _llm(judge.url).score(_qc(), candidates)
+    np.testing.assert_array_equal(raw[[0, 1, 3]], [3.0, 1.0, 9.0])
+    assert np.isnan(raw[2])   # no frame in the index: nothing to show
+    visual = [b for b in judge.bodies if isinstance(b["messages"][0]["content"], list)]
+    assert len(visual) == 2
+    for body in visual:
+        parts = body["messages"][0]["content"]
+        prompt = parts[-1]
+        assert prompt["type"] == "text" and "frames" in prompt["text"] and "Passage" not in prompt["text"]
+        images = [p["image_url"]["url"] for p in parts[:-1]]
+        assert 1 <= len(images) <= MAX_FRAMES and len(set(images)) == len(images)
+        assert all(url.startswith("data:image/jpeg;base64,/9j/") for url in images)   # JPEG magic
+
+
+def test_llm_truncates_long_passages(judge):
+    _llm(judge.url).score(_qc(), [_text(0, "kettle " + "x" * 10_000)])
+    (body,) = judge.bodies
+    assert "x" * MAX_PASSAGE not in body["messages"][0]["content"]
+    assert len(body["messages"][0]["content"]) < MAX_PASSAGE + 500
+
+
+def test_llm_server_error_is_one_generation_error(judge):
+    with pytest.raises(GenerationError, match="500") as error:
+        _llm(judge.url).score(_qc(), [_text(0, ANSWERS), _text(1, "explode now")])
+    assert len(str(error.value).splitlines()) == 1
+
+
+def test_llm_unreachable_server_is_a_generation_error():
+    with pytest.raises(GenerationError, match="cannot reach"):
+        _llm("http://127.0.0.1:9/v1", model="m").score(_qc(), [_text(0, ANSWERS)])
+
+
+def test_llm_through_llamacpp_judges_text_only_and_needs_a_known_generator():
+    reranker = create_reranker(RerankConfig(backend="llm", generator="llamacpp"))
+    assert reranker.modalities == {"text"}
+    raw = reranker.score(_qc(), [_visual(0, (1.0,)), _visual(1, (2.0,), source="visual-clip")])
+    assert np.isnan(raw).all()   # nothing it can judge: no model loaded, no request
+    assert reranker._llm is None
+    with pytest.raises(ConfigError, match="openai, llamacpp"):
+        create_reranker(RerankConfig(backend="llm", generator="extractive"))
+
+
+@pytest.mark.slow
+def test_llm_through_llamacpp_gives_scores_in_range_or_nan():
+    pytest.importorskip("llama_cpp")
+    reranker = create_reranker(RerankConfig(backend="llm", generator="llamacpp"))
+    raw = reranker.score(_qc(), [_text(0, ANSWERS), _visual(0, (1.0,)), _text(1, UNRELATED)])
+    assert raw.shape == (3,) and np.isnan(raw[1])
+    judged = raw[[0, 2]]
+    assert np.all(np.isnan(judged) | ((judged >= 0) & (judged <= 10)))
+
+
+def test_parse_score_reads_the_first_number_and_clamps_it():
+    assert parse_score(" 7") == 7.0 and parse_score("Relevance: 8.5/10") == 8.5
+    assert parse_score("12") == 10.0 and parse_score("-3") == 0.0
+    assert parse_score("") is None and parse_score("I cannot tell") is None

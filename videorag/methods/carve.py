@@ -1,0 +1,156 @@
+"""`carve`: CARVE's chunk-adaptive retrieval over {text, visual} × {frame, clip}.
+
+1. **Pooling**: one retriever per view (`videorag.retrieve.views`), run concurrently; each returns
+   its top `pool` chunks, tagged with the view that found them (a chunk can come several times).
+2. **Chunk-adaptive reranking**: each candidate is rescored by the reranker *only under the view
+   that retrieved it* (its transcript, its keyframes' captions, its frames); each chunk keeps its
+   best-scoring view; chunks are ranked by that score. Scores meet on one scale: the reranker's
+   scores min-max normalised over everything it judged; a candidate it cannot judge (frames, for a
+   text-only reranker such as the offline default) keeps its retriever's score min-max normalised
+   over that view's pool, times `unjudged_weight` (0.5): without a judge of its own, a view's
+   top chunk should not tie with the judged best.
+3. Ablations (`CarveConfig`): `views` (a single view), `rerank=False` (pooling without
+   reranking), `choose=False` (a chunk's views averaged instead of its best one kept).
+
+A video's score is its best chunk's; its moments are its chosen chunks, best first, each cited
+as the ≤ `moments.max_seconds` moment inside the chunk (the best transcript moment there, or the
+segment around the best keyframe). `interleaved` gives the generator the top chunks, each in its
+winning view. Stage timings land in `qc.timings` (pool, rerank).
+"""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
+from functools import lru_cache
+
+import numpy as np
+
+from ..config import RerankConfig, SearchConfig
+from ..errors import IndexError_
+from ..retrieve.base import TEXT_VIEWS, Candidate, Ranking
+from ..retrieve.moments import text_moments
+
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="videorag-carve")
+
+
+class Carve:
+    name = "carve"
+
+    def __init__(self, config: SearchConfig):
+        self.config = config
+
+    def rank(self, qc) -> Ranking:
+        chosen = self.chunks(qc)
+        best = np.full(len(qc.corpus.video_ids), -1.0)
+        by_video: dict[int, list[Candidate]] = {}
+        for c in chosen:
+            by_video.setdefault(c.video, []).append(c)
+            best[c.video] = max(best[c.video], c.score)
+        return Ranking(best, lambda v: [moment(qc, c) for c in by_video.get(v, [])])
+
+    def chunks(self, qc) -> list[Candidate]:
+        """The chosen chunks, best first: one candidate per chunk, in its winning view."""
+        cfg = self.config.carve
+        views = qc.corpus.chunk_views
+        names = [v for v in cfg.views if v in views.views]
+        if not names:
+            raise IndexError_(f"carve: the index has none of the views {', '.join(cfg.views)} "
+                              f"(it has: {', '.join(views.views) or 'none'})",
+                              "index transcripts; add --captions ocr for text-frame and --visual BACKEND "
+                              "--visual-model FOLDER for the visual views")
+        start = time.perf_counter()
+        pooled = pool(qc, views, names, cfg.pool)
+        qc.timings["pool"] = time.perf_counter() - start
+        start = time.perf_counter()
+        scores = rescore(qc, pooled, cfg.reranker if cfg.rerank else None, cfg.unjudged_weight)
+        qc.timings["rerank"] = time.perf_counter() - start
+        return choose(pooled, scores, cfg.choose)
+
+    def interleaved(self, qc, k: int) -> list[Candidate]:
+        """The `k` best chunks across the collection, each in its winning view (for generation)."""
+        return [moment(qc, c) for c in self.chunks(qc)[:k]]
+
+
+def pool(qc, views, names: list[str], k: int) -> list[Candidate]:
+    """Each view's top-k chunks, retrieved concurrently (query vectors computed first)."""
+    queries = {name: qc.visual_vector() if name not in TEXT_VIEWS else qc.vector() for name in names}
+    found = _POOL.map(lambda name: views.retrieve(name, queries[name], k), names)
+    return [c for group in found for c in group]
+
+
+def rescore(qc, pooled: list[Candidate], reranker: RerankConfig | None, unjudged: float) -> np.ndarray:
+    """Each candidate's score on one scale (see the module's docstring)."""
+    own = np.zeros(len(pooled))
+    for view in {c.source for c in pooled}:
+        rows = [i for i, c in enumerate(pooled) if c.source == view]
+        own[rows] = _scaled(np.array([pooled[i].score for i in rows]))
+    if reranker is None or not pooled:
+        return own
+    raw = np.asarray(_reranker(reranker).score(qc, pooled), np.float64)
+    judged = ~np.isnan(raw)
+    own[judged] = _scaled(raw[judged])
+    own[~judged] *= unjudged
+    return own
+
+
+def choose(pooled: list[Candidate], scores: np.ndarray, best_view: bool) -> list[Candidate]:
+    """One candidate per chunk, best first: its best view's score (or the mean of its views')."""
+    groups: dict[tuple, list[int]] = {}
+    for i, c in enumerate(pooled):
+        groups.setdefault((c.video, c.start), []).append(i)
+    out = []
+    for rows in groups.values():
+        top = max(rows, key=lambda i: scores[i])
+        score = scores[top] if best_view else float(np.mean(scores[rows]))
+        c = pooled[top]
+        out.append(Candidate(c.video, c.unit, c.start, c.end, float(score), c.source, c.text, c.frames))
+    return sorted(out, key=lambda c: -c.score)
+
+
+def moment(qc, chunk: Candidate) -> Candidate:
+    """The ≤ max_seconds moment inside a chosen chunk that stands for it (keeps view and frames)."""
+    limit = qc.config.moments.max_seconds
+    start, end, text = chunk.start, min(chunk.end, chunk.start + limit), chunk.text
+    if chunk.source in TEXT_VIEWS:
+        inside = [m for m in _text_moments(qc, chunk.video) if chunk.start <= (m.start + m.end) / 2 < chunk.end]
+        if inside:   # clipped to the chunk: the moment stands for this chunk only
+            start, end = max(inside[0].start, chunk.start), min(inside[0].end, chunk.end)
+            text = inside[0].text if chunk.source == "text-clip" else text
+    elif chunk.frames:
+        start, end, said = _segment_at(qc, chunk.video, chunk.frames[0])
+        text = said or text
+    return Candidate(chunk.video, "moment", float(start), float(min(end, start + limit)), chunk.score,
+                     chunk.source, text, chunk.frames)
+
+
+def _text_moments(qc, video: int) -> list[Candidate]:
+    return qc._memo(("carve-moments", video), lambda: text_moments(qc, video))
+
+
+def _segment_at(qc, video: int, t: float) -> tuple[float, float, str]:
+    level = qc.corpus.segments
+    lo, hi = level.span(video)
+    for j in range(lo, hi):
+        if level.starts[j] <= t <= level.ends[j]:
+            return float(level.starts[j]), float(level.ends[j]), level.texts[j]
+    return t, t + 10.0, ""
+
+
+def _scaled(x: np.ndarray) -> np.ndarray:
+    """Min-max to [0, 1]; a single or constant list maps to 1."""
+    if x.size and np.ptp(x) < 1e-12:
+        return np.ones_like(x, np.float64)
+    low = x.min() if x.size else 0.0
+    return (x - low) / (np.ptp(x) if x.size else 1.0)
+
+
+def _reranker(config: RerankConfig):
+    return _cached_reranker(tuple(sorted(asdict(config).items())))
+
+
+@lru_cache(maxsize=8)
+def _cached_reranker(settings: tuple):
+    from ..rerank import create_reranker
+
+    return create_reranker(RerankConfig(**dict(settings)), weight=1.0)

@@ -1,0 +1,154 @@
+"""CARVE's chunks and their four views, read from the index once per corpus:
+
+| view | items per chunk | vectors |
+|---|---|---|
+| `text-clip` | the chunk's transcript | text embedder (the index's chunk rows) |
+| `text-frame` | captions of ≤ 5 keyframes (k-means++ over the chunk's caption vectors) | text embedder |
+| `visual-frame` | ≤ 5 keyframes (k-means++ over the chunk's frame vectors, chosen at ingest) | visual embedder |
+| `visual-clip` | one clip vector of ≤ 64 frames (video tower, or the mean of frame vectors) | visual embedder |
+
+A chunk is a fixed window [k·s, (k+1)·s) of one video, s = the index's `chunk_seconds`. A view
+the index cannot give (no captioner, no visual backend) is absent, never faked. Retrieval under a
+view scores its items and keeps each chunk's best item.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..visual.selection import kmeans_frames
+from .base import TEXT_VIEWS, Candidate
+
+KEYFRAMES = 5
+DEFAULT_CHUNK_SECONDS = 120.0
+
+
+@dataclass
+class View:
+    """One view's items: the chunk each belongs to, its vector, text and frame times."""
+
+    name: str
+    chunk: np.ndarray          # (items,) row in ChunkViews
+    vectors: np.ndarray        # (items, dim) unit rows
+    texts: list[str]
+    frames: list[tuple[float, ...]]
+
+    @property
+    def visual(self) -> bool:
+        return self.name not in TEXT_VIEWS
+
+    def best_per_chunk(self, query: np.ndarray, n_chunks: int) -> tuple[np.ndarray, np.ndarray]:
+        """(each chunk's best item score, -inf where it has none; that item's row)."""
+        scores = self.vectors @ query if len(self.chunk) else np.zeros(0, np.float32)
+        best = np.full(n_chunks, -np.inf)
+        np.maximum.at(best, self.chunk, scores)
+        item = np.full(n_chunks, -1)
+        hit = np.flatnonzero(scores >= best[self.chunk])
+        item[self.chunk[hit]] = hit
+        return best, item
+
+
+@dataclass
+class ChunkViews:
+    video: np.ndarray          # (chunks,) corpus video row
+    starts: np.ndarray
+    ends: np.ndarray
+    views: dict[str, View]
+    models: dict[str, str]     # view → the model(s) that made it
+
+    def __len__(self) -> int:
+        return len(self.video)
+
+    def retrieve(self, name: str, query: np.ndarray, k: int) -> list[Candidate]:
+        """The view's top-k chunks for a query vector in its space, best first."""
+        view = self.views[name]
+        best, item = view.best_per_chunk(query, len(self))
+        found = np.flatnonzero(np.isfinite(best))
+        order = found[np.argsort(-best[found], kind="stable")][:k]
+        return [self.candidate(view, int(c), float(best[c]), int(item[c])) for c in order]
+
+    def candidate(self, view: View, chunk: int, score: float, best_item: int) -> Candidate:
+        """A chunk as `view` shows it: its text (all its items', best first) or its frames."""
+        items = np.flatnonzero(view.chunk == chunk)
+        items = [best_item] + [int(i) for i in items if i != best_item]
+        text = " / ".join(view.texts[i] for i in items if view.texts[i])
+        frames = tuple(t for i in items for t in view.frames[i])
+        return Candidate(int(self.video[chunk]), "chunk", float(self.starts[chunk]), float(self.ends[chunk]),
+                         score, view.name, text, frames)
+
+
+def build(corpus, index) -> ChunkViews:
+    """The chunks and views of every video in `corpus` (read from `index`)."""
+    seconds = float(index.meta.get("chunk_seconds", DEFAULT_CHUNK_SECONDS))
+    table = _ChunkTable(corpus.videos.ends, seconds)
+    raw, models = {}, {}
+    level = corpus.chunks
+    if len(level):
+        raw["text-clip"] = (table.rows(level.owner, level.starts), level.vectors, list(level.texts),
+                            [()] * len(level))
+        models["text-clip"] = index.meta["embed_model"]
+    if corpus.captions is not None and len(corpus.captions):
+        raw["text-frame"] = _keyframe_captions(corpus.captions, table)
+        models["text-frame"] = f"{index.meta['captioner']['model']} captions, {index.meta['embed_model']}"
+    if index.has_chunk_views:
+        raw.update(_visual_views(index.chunk_views(set(corpus.video_ids)), corpus, table, index.meta))
+        models["visual-frame"] = index.meta["visual_model"]
+        models["visual-clip"] = index.meta["clip_model"]
+    video, starts, ends = table.arrays()
+    views = {name: View(name, np.asarray(chunk, np.int64), np.asarray(vectors, np.float32), texts, frames)
+             for name, (chunk, vectors, texts, frames) in raw.items()}
+    return ChunkViews(video, starts, ends, views, {k: v for k, v in models.items() if k in views})
+
+
+class _ChunkTable:
+    """Assigns a row to each (video, window) as views name them."""
+
+    def __init__(self, durations: np.ndarray, seconds: float):
+        self.durations, self.seconds = durations, seconds
+        self.key: dict[tuple[int, int], int] = {}
+
+    def rows(self, owners, times) -> list[int]:
+        out = []
+        for owner, t in zip(np.asarray(owners).tolist(), np.asarray(times, np.float64).tolist()):
+            key = (int(owner), int(t // self.seconds + 1e-9))
+            out.append(self.key.setdefault(key, len(self.key)))
+        return out
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        keys = sorted(self.key, key=self.key.get)
+        video = np.asarray([v for v, _ in keys], np.int64)
+        starts = np.asarray([k * self.seconds for _, k in keys], np.float64)
+        ends = np.asarray([max(s, min(s + self.seconds, float(self.durations[v])))
+                           for (v, _), s in zip(keys, starts)], np.float64)
+        return video, starts, ends
+
+
+def _keyframe_captions(captions, table: _ChunkTable):
+    """≤ KEYFRAMES captions per chunk: k-means++ over the chunk's caption vectors."""
+    chunk = np.asarray(table.rows(captions.owner, captions.starts))
+    keep = []
+    for c in np.unique(chunk):
+        rows = np.flatnonzero(chunk == c)
+        keep += [int(rows[i]) for i in kmeans_frames(captions.vectors[rows], KEYFRAMES)]
+    keep = np.asarray(sorted(keep), np.int64)
+    return (chunk[keep], captions.vectors[keep], [captions.texts[i] for i in keep],
+            [(float(captions.starts[i]),) for i in keep])
+
+
+def _visual_views(rows, corpus, table: _ChunkTable, meta: dict) -> dict:
+    """visual-frame (one item per keyframe) and visual-clip (one item per chunk)."""
+    if not rows.num_rows:
+        return {}
+    dim = meta["visual_dim"]
+    row_of = {v: i for i, v in enumerate(corpus.video_ids)}
+    owners = [row_of[v] for v in rows["video_id"].to_pylist()]
+    chunks = table.rows(owners, rows["start"].to_numpy())
+    keyframes = rows["keyframes"].to_pylist()
+    flat = np.concatenate([np.asarray(v, np.float32) for v in rows["keyframe_vectors"].to_pylist()] or [[]])
+    frame_chunk = [c for c, times in zip(chunks, keyframes) for _ in times]
+    frame_times = [(t,) for times in keyframes for t in times]
+    clip = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False),
+                      np.float32).reshape(-1, dim)
+    return {"visual-frame": (frame_chunk, flat.reshape(-1, dim), [""] * len(frame_times), frame_times),
+            "visual-clip": (chunks, clip, [""] * len(chunks), [tuple(t) for t in keyframes])}
