@@ -140,11 +140,13 @@ class CarveConfig:
     unjudged_weight: float = 0.5      # a candidate the reranker cannot judge (frames, for a text-only
                                       # reranker) competes with this share of its retrieval score
     reranker: RerankConfig = field(default_factory=RerankConfig)
+    generate_chunks: int = 3          # `ask`: best chunks given to the generator, each in its view
 
     def __post_init__(self) -> None:
         from .retrieve.base import VIEWS
 
         _positive("pool", self.pool)
+        _positive("generate_chunks", self.generate_chunks)
         if not 0.0 <= self.unjudged_weight <= 1.0:
             raise ConfigError(f"`carve.unjudged_weight` must be in [0, 1], got {self.unjudged_weight!r}")
         self.views = tuple(self.views)

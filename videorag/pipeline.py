@@ -14,7 +14,7 @@ from .generate import Evidence, create_generator
 from .index import VideoIndex
 from .methods import OPTIONAL_VISUAL, VISUAL
 from .names import path_text
-from .retrieve.base import Query
+from .retrieve.base import TEXT_VIEWS, Query
 from .types import Answer, Hit, IngestReport, Segment
 
 log = logging.getLogger(__name__)
@@ -221,11 +221,15 @@ class VideoRAG:
         if not text.strip():
             raise IndexError_("the query is empty", "ask something, e.g. 'how to change a tire'")
         chosen = self.method(method)
+        return self._searcher_for(chosen).search(query, chosen, self.config.search, top_k, moments)
+
+    def _searcher_for(self, chosen):
+        """The searcher, with the visual embedder loaded when the method needs it."""
         searcher = self.searcher()
         if chosen.name in VISUAL and searcher.visual is None and (
                 chosen.name not in OPTIONAL_VISUAL or self.index.has_visual):
             searcher.visual = self._checked_visual()
-        return searcher.search(query, chosen, self.config.search, top_k, moments)
+        return searcher
 
     def ask(self, question: str, *, method: str | None = None) -> Answer:
         """Answer from the best moments of the best videos, citing those moments."""
@@ -244,6 +248,8 @@ class VideoRAG:
 
     def _ask_evidence(self, question: str, method: str | None) -> list[Evidence]:
         chosen = self.method(method)
+        if hasattr(chosen, "interleaved"):
+            return self._interleaved_evidence(question, chosen)
         hits = self.search(question, top_k=self.config.generate.videos, method=chosen.name)
         return [self.evidence(hit, question, chosen) for hit in hits]
 
@@ -257,6 +263,23 @@ class VideoRAG:
         if self._wants_frames():
             frames = self.generation_frames(hit.video_id, question)
         return Evidence(hit, excerpt(segments, hit.start, context_words), frames)
+
+    def _interleaved_evidence(self, question: str, method) -> list[Evidence]:
+        """CARVE: the best chunks across the collection, in rank order, each in its winning view —
+        its keyframes for a visual view (frames for generators that read images), its text else;
+        each cites the moment inside the chunk."""
+        searcher = self._searcher_for(method)
+        qc = searcher.context(Query(question), self.config.search)
+        out = []
+        for chunk, moment in method.interleaved(qc, self.config.search.carve.generate_chunks):
+            hit = searcher.hit(moment, moment.score)
+            segments = [s for s in self.index.segments(hit.video_id) if chunk.start <= s.start < chunk.end]
+            if chunk.source == "text-frame":
+                segments = [Segment(chunk.start, chunk.end, chunk.text)]
+            frames = [f for t in chunk.frames if (f := self.index.frame_near(hit.video_id, t)) is not None] \
+                if chunk.source not in TEXT_VIEWS and self._wants_frames() else []
+            out.append(Evidence(hit, segments, frames, view=chunk.source))
+        return out
 
     def _wants_frames(self) -> bool:
         return bool(self.config.generate.frames_per_video) and self.config.generate.backend == "openai"

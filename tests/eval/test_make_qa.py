@@ -191,11 +191,12 @@ def item(question: str, dropped: str | None = None) -> mq.QAItem:
 def test_dedupe_drops_near_identical_questions_only():
     items = [item("How long should rubber cement dry before patching a tube?"),
              item("How long should the rubber cement dry before you patch the tube?"),   # same content words
-             item("How long should rubber cement dry?"),                                  # Jaccard 4/7
+             item("How long should rubber cement dry?"),                                  # Jaccard 4/6
+             item("How long do you hold the patch on the tube?"),                         # Jaccard 3/7
              item("What do you rough the hole up with?"),
              item("How long should rubber cement dry before patching a tube?", "unsupported")]
     mq.dedupe(items)
-    assert [it.dropped for it in items] == [None, "duplicate", None, None, "unsupported"]
+    assert [it.dropped for it in items] == [None, "duplicate", "duplicate", None, None, "unsupported"]
 
 
 def test_dedupe_ignores_dropped_items_as_references():
@@ -223,9 +224,11 @@ def test_pick_chunks_skips_chunks_with_little_text_and_caps_at_what_there_is():
 
 
 def test_chunk_frames_are_spread_over_the_chunk_and_capped():
-    frames = [Frame(float(t), bytes([t])) for t in range(300)]
-    picked = mq.chunk_frames(frames, Segment(120.0, 240.0, ""))
-    assert len(picked) == mq.MAX_FRAMES and picked[0] == bytes([120]) and all(120 <= b[0] < 240 for b in picked)
+    frames = [Frame(float(t), str(t).encode()) for t in range(300)]
+    times = [int(jpeg) for jpeg in mq.chunk_frames(frames, Segment(120.0, 240.0, ""))]
+    assert len(times) == mq.MAX_FRAMES and times[0] == 120 and times == sorted(times) and times[-1] < 240
+    assert times[-1] - times[0] >= 100                                       # spread, not the first 8
+    assert [int(j) for j in mq.chunk_frames(frames[:3], Segment(0.0, 120.0, ""))] == [0, 1, 2]
 
 
 # -- the whole run over a real tiny index ------------------------------------------------------------

@@ -22,15 +22,23 @@ BACKENDS = Registry("generator", {
 
 @dataclass
 class Evidence:
-    """One retrieved video as the generator sees it: the hit, a transcript excerpt, frames."""
+    """One retrieved video (or, for CARVE, one chunk) as the generator sees it: the hit, a
+    transcript excerpt, frames. `view` is CARVE's winning view of the chunk: a generator that
+    reads images shows a visual view's frames instead of its text; the citation is the hit's
+    moment."""
 
     hit: Hit
     segments: list[Segment]
     frames: list[Frame] = field(default_factory=list)
+    view: str | None = None
+
+    @property
+    def shows_frames(self) -> bool:
+        return self.view in ("visual-frame", "visual-clip") and bool(self.frames)
 
     @property
     def citation(self) -> Citation:
-        if not self.segments:
+        if not self.segments or self.view:
             return self.hit.citation
         return Citation(self.hit.video_id, self.hit.path, self.segments[0].start, self.segments[-1].end)
 

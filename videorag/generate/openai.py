@@ -1,7 +1,8 @@
 """Any OpenAI-compatible chat server (vLLM, Ollama, OpenAI, llama.cpp server).
 
 The user message follows the VideoRAG paper's order [V1, t1, …, Vk, tk, q]: each retrieved
-video's frames as images, then its transcript, and the question last. Configuration:
+video's frames as images, then its transcript, and the question last; with `carve`, each chunk in
+rank order in its winning view (a visual view's frames, a text view's text). Configuration:
 base URL from config / $OPENAI_BASE_URL (default http://localhost:8000/v1), model from config /
 $OPENAI_MODEL (default: the first model the server lists), key from $OPENAI_API_KEY.
 """
@@ -19,7 +20,7 @@ import urllib.request
 from ..config import GenerateConfig
 from ..errors import GenerationError
 from ..types import Answer
-from .prompt import INSTRUCTION, transcript_text
+from .prompt import INSTRUCTION, frames_text, transcript_text
 
 log = logging.getLogger(__name__)
 DEFAULT_BASE_URL = "http://localhost:8000/v1"
@@ -35,9 +36,10 @@ class OpenAIGenerator:
 
     def messages(self, question: str, evidence: list) -> list[dict]:
         content: list[dict] = []
-        for number, ev in enumerate(evidence, 1):
+        for number, ev in enumerate(evidence, 1):   # in rank order: CARVE's chunks interleave views
             content += [image_part(frame.jpeg) for frame in ev.frames]
-            content.append({"type": "text", "text": transcript_text(number, ev)})
+            label = frames_text(number, ev) if ev.shows_frames else transcript_text(number, ev)
+            content.append({"type": "text", "text": label})
         content.append({"type": "text", "text": f"Question: {question}"})
         return [{"role": "system", "content": INSTRUCTION}, {"role": "user", "content": content}]
 

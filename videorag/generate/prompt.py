@@ -18,6 +18,12 @@ def transcript_text(number: int, evidence) -> str:
             f"{evidence.transcript}")
 
 
+def frames_text(number: int, evidence) -> str:
+    """The label after a visual view's frames (CARVE: the chunk is shown as frames, not text)."""
+    cite = evidence.citation
+    return f"Frames above: video {number} ({clock(cite.start)}–{clock(cite.end)})."
+
+
 def completion_prompt(question: str, evidence: list) -> str:
     """A plain completion prompt for base (non-chat) language models."""
     parts = [INSTRUCTION, ""]

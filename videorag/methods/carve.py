@@ -67,9 +67,10 @@ class Carve:
         qc.timings["rerank"] = time.perf_counter() - start
         return choose(pooled, scores, cfg.choose)
 
-    def interleaved(self, qc, k: int) -> list[Candidate]:
-        """The `k` best chunks across the collection, each in its winning view (for generation)."""
-        return [moment(qc, c) for c in self.chunks(qc)[:k]]
+    def interleaved(self, qc, k: int) -> list[tuple[Candidate, Candidate]]:
+        """The `k` best chunks across the collection, each in its winning view, with the moment
+        inside it that the answer cites (for generation)."""
+        return [(c, moment(qc, c)) for c in self.chunks(qc)[:k]]
 
 
 def pool(qc, views, names: list[str], k: int) -> list[Candidate]:

@@ -81,9 +81,11 @@ class Searcher:
         self.visual = visual
         self.index = index
 
+    def context(self, query: Query | str, config: SearchConfig) -> QueryContext:
+        return QueryContext(self, Query(query) if isinstance(query, str) else query, config)
+
     def rank(self, query: Query | str, method: Method, config: SearchConfig) -> tuple[QueryContext, Ranking]:
-        query = Query(query) if isinstance(query, str) else query
-        qc = QueryContext(self, query, config)
+        qc = self.context(query, config)
         return qc, method.rank(qc)
 
     def rank_ids(self, query: Query | str, method: Method, config: SearchConfig, k: int = 10) -> list[str]:
@@ -110,7 +112,7 @@ class Searcher:
     def _video_hit(self, ranking: Ranking, video: int) -> Hit:
         found = ranking.moments(video)
         best = found[0] if found else Candidate(video, "video", 0.0, 0.0, 0.0, "none")
-        return self._hit(best, float(ranking.videos[video]))
+        return self.hit(best, float(ranking.videos[video]))
 
     def _moments(self, ranking: Ranking, top_k: int, config: SearchConfig) -> list[Hit]:
         """Top moments across the best videos: a moment's score mixes its video's score
@@ -126,9 +128,9 @@ class Searcher:
                 mixed = cfg.video_weight * vs + (1 - cfg.video_weight) * m.score
                 scored.append((mixed, m))
         scored.sort(key=lambda pair: -pair[0])
-        return [self._hit(m, s) for s, m in scored[:top_k]]
+        return [self.hit(m, s) for s, m in scored[:top_k]]
 
-    def _hit(self, moment: Candidate, score: float) -> Hit:
+    def hit(self, moment: Candidate, score: float) -> Hit:
         c = self.corpus
         return Hit(c.video_ids[moment.video], c.paths[moment.video], float(moment.start),
                    float(moment.end), score, moment.text)
