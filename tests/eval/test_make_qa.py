@@ -37,8 +37,10 @@ PUNCTURE = [(0, 10, "A glueless patch is quick, but a classic patch kit lasts lo
             (50, 60, "Peel the foil off the patch and press it from the middle outwards."),
             (80, 90, "Dust the repair with chalk so the tube does not stick to the inside of the tyre.")]
 
-SUPPORTED = "Q: How long should rubber cement dry before the patch goes on a bike tube?\nA: Five minutes, until it turns matte."
-DUPLICATE = "Q: How long should the rubber cement dry before a patch goes on the bike tube?\nA: Five minutes until it turns matte."
+SUPPORTED = ("Q: How long should rubber cement dry before the patch goes on a bike tube?\n"
+             "A: Five minutes, until it turns matte.")
+DUPLICATE = ("Q: How long should the rubber cement dry before a patch goes on the bike tube?\n"
+             "A: Five minutes until it turns matte.")
 UNSUPPORTED = "Q: Which brand of tyre levers do bike mechanics prefer?\nA: Park Tool levers from the blue box."
 UNPARSEABLE = "Sure! Sourdough is a great topic for a question."
 
@@ -316,7 +318,8 @@ def test_cli_writes_triplets_that_eval_index_reads(tiny_index, tmp_path, monkeyp
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == 1 and set(rows[0]) == {"id", "query", "video_id", "start", "end", "answer"}
     (item,) = load_triplets(out)
-    assert item.query == rows[0]["query"] and item.windows == {rows[0]["video_id"]: [(rows[0]["start"], rows[0]["end"])]}
+    assert item.query == rows[0]["query"] and item.answer == rows[0]["answer"]
+    assert item.windows == {rows[0]["video_id"]: [(rows[0]["start"], rows[0]["end"])]}
     assert {json.loads(line)["dropped"] for line in rejects.read_text().splitlines()} == \
         {"unsupported", "unparseable", "duplicate"}
 

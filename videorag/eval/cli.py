@@ -60,7 +60,8 @@ def _make_qa_args(ev) -> None:
                     "triplets (the window: at most 30 s of the chunk holding the answer). A one-line "
                     "summary goes to stderr. Rules: videorag/eval/make_qa.py.")
     p.add_argument("--index", required=True, metavar="DIR")
-    p.add_argument("--generator", required=True, help="llamacpp | openai (a model; `extractive` cannot write questions)")
+    p.add_argument("--generator", required=True,
+                   help="llamacpp | openai (a model; `extractive` cannot write questions)")
     p.add_argument("--model", default=None, help="generator model (GGUF path or server model name)")
     p.add_argument("--base-url", default=None, help="openai: server URL (default $OPENAI_BASE_URL)")
     p.add_argument("--per-video", type=int, default=3, help="chunks asked per video (default %(default)s)")

@@ -17,8 +17,8 @@ Each reply is then checked, not trusted:
 
 The evidence window of a kept item is the stretch of the chunk's segments, at most 30 s long,
 that holds the most of the answer's words (ties: the shortest, then the one with most question
-words); the whole chunk when no segment holds any. Output rows are V-RAGBench triplets `{id, query, video_id, start, end, answer}`
-(`load_triplets`, `videorag eval index --triplets`).
+words); the whole chunk when no segment holds any. Output rows are V-RAGBench triplets
+`{id, query, video_id, start, end, answer}` (`load_triplets`, `videorag eval index --triplets`).
 """
 from __future__ import annotations
 
@@ -122,8 +122,10 @@ class QASet:
 
 
 def summary_line(summary: dict, out: str) -> str:
-    return (f"make-qa: {summary['asked']} chunks asked over {summary['videos']} videos, "
-            f"{summary['parsed']} replies parsed, {summary['supported']} kept after the support filter, "
+    errors = summary["dropped"].get("generator error", 0)
+    return (f"make-qa: {summary['asked']} chunks asked over {summary['videos']} videos"
+            + (f" ({errors} more got no reply)" if errors else "")
+            + f", {summary['parsed']} replies parsed, {summary['supported']} kept after the support filter, "
             f"{summary['kept']} after de-dup -> {out}")
 
 
