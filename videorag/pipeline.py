@@ -214,14 +214,15 @@ class VideoRAG:
         return self.visual
 
     def search(self, query: str | Query, top_k: int | None = None, *, method: str | None = None,
-               moments: bool = False) -> list[Hit]:
+               moments: bool = False, timings: dict | None = None) -> list[Hit]:
         """Best videos for `query`, each at its best moment; with `moments`, the best moments
-        across the collection (several per video). `method` names a registered method."""
+        across the collection (several per video). `method` names a registered method;
+        `timings`, when given, receives its stage times in seconds (e.g. carve's pool, rerank)."""
         text = query.text if isinstance(query, Query) else query
         if not text.strip():
             raise IndexError_("the query is empty", "ask something, e.g. 'how to change a tire'")
         chosen = self.method(method)
-        return self._searcher_for(chosen).search(query, chosen, self.config.search, top_k, moments)
+        return self._searcher_for(chosen).search(query, chosen, self.config.search, top_k, moments, timings)
 
     def _searcher_for(self, chosen):
         """The searcher, with the visual embedder loaded when the method needs it."""

@@ -47,6 +47,13 @@ def add_parser(sub) -> None:
     p.add_argument("--method", dest="methods", default="textvideorag", metavar="NAME[,NAME...]",
                    help="search method(s), comma-separated: one row each (default %(default)s)")
     p.add_argument("--visual-alpha", type=float, default=None)
+    p.add_argument("--generator", default=None, help="with --judge: the generator that answers (default extractive)")
+    p.add_argument("--model", default=None, help="the answering generator's model")
+    p.add_argument("--judge", default=None, help="generation pass rate judged by this generator (llamacpp | openai)")
+    p.add_argument("--judge-model", default=None)
+    from ..cli import carve_options
+
+    carve_options(p)
     _out_args(p)
     _make_qa_args(ev)
 

@@ -1,6 +1,8 @@
 """Handlers of `videorag eval` subcommands; each returns its result dict (or list of them)."""
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..errors import ConfigError
@@ -147,6 +149,15 @@ def cmd_index(args, config):
         raise ConfigError(f"--method needs at least one name, got {args.methods!r}", "e.g. --method textvideorag")
     rag = VideoRAG(args.index, config)
     results = [evaluate_index(rag, items, m, show_progress=config.show_progress) for m in methods]
+    if args.judge:
+        from ..config import GenerateConfig
+        from ..generate import create_generator
+        from .vragbench import generation_pass
+
+        judge = create_generator(GenerateConfig(backend=args.judge, model=args.judge_model, max_tokens=4))
+        answered = [it for it in items if it.answer]
+        for m, result in zip(methods, results):
+            result.update(generation_pass(rag, answered, m, judge))
     write_report(args, "index-eval", [("Moments and videos over your index", report.index_table(results))],
                  {"results": results})
     return results[0] if len(results) == 1 else results
@@ -155,8 +166,10 @@ def cmd_index(args, config):
 def evaluate_index(rag, items, method: str, k: int = 10, show_progress: bool = False) -> dict:
     """Video retrieval metrics of plain search (one hit per video) plus, over the items with gold
     windows, where the hits point: window_hit@1, video_hit@1, moment_recall@5/@10, moment_mrr
-    (the last three from moment search: top moments across the collection)."""
+    (the last three from moment search: top moments across the collection), V-RAGBench's
+    chunk_recall@5 / chunk_ndcg@5 and the moment search's stage times (`stages_ms`)."""
     from . import metrics
+    from .vragbench import chunk_scores
 
     hits, moments = {}, {}
 
@@ -166,16 +179,29 @@ def evaluate_index(rag, items, method: str, k: int = 10, show_progress: bool = F
 
     result = evaluate_retrieval(items, rank, method, k=k, show_progress=show_progress)
     windowed = [it for it in items if it.windows]
+    stages = []
     for it in windowed:
-        moments[it.qid] = rag.search(it.query, k, method=method, moments=True)
-    scores = metrics.moment_scores(windowed, [hits[it.qid] for it in windowed],
-                                   [moments[it.qid] for it in windowed])
-    result.update({s.name: round(s.value, 4) for s in scores}, n_windows=len(windowed))
+        stages.append({})
+        start = time.perf_counter()
+        moments[it.qid] = rag.search(it.query, k, method=method, moments=True, timings=stages[-1])
+        stages[-1]["total"] = time.perf_counter() - start
+    runs = [moments[it.qid] for it in windowed]
+    scores = (metrics.moment_scores(windowed, [hits[it.qid] for it in windowed], runs)
+              + chunk_scores(windowed, runs, float(rag.index.meta.get("chunk_seconds", 120.0))))
+    result.update({s.name: round(s.value, 4) for s in scores}, n_windows=len(windowed),
+                  stages_ms=_percentiles(stages))
     rows = {row["qid"]: row for row in result["per_item"]}
     for i, it in enumerate(windowed):
         rows[it.qid].update({s.name: s.per_item[i] for s in scores},
                             top=_spans(hits[it.qid][:1]), moments=_spans(moments[it.qid]))
     return result
+
+
+def _percentiles(stages: list[dict]) -> dict:
+    """{stage: {p50, p95}} in milliseconds, over the queries that report the stage."""
+    names = sorted({name for t in stages for name in t})
+    return {name: {f"p{q}": round(float(np.percentile([t[name] for t in stages if name in t], q)) * 1000, 1)
+                   for q in (50, 95)} for name in names}
 
 
 def _spans(hits) -> list:

@@ -25,7 +25,7 @@ def retrieval_table(results: list[dict]) -> str:
 
 
 INDEX_COLUMNS = ("window_hit@1", "video_hit@1", "moment_recall@5", "moment_recall@10", "moment_mrr",
-                 "recall_any@1", "recall_any@5", "ndcg@10", "mrr")
+                 "chunk_recall@5", "chunk_ndcg@5", "generation_pass", "recall_any@1", "recall_any@5", "ndcg@10", "mrr")
 
 
 def index_table(results: list[dict]) -> str:

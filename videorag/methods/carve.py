@@ -110,17 +110,18 @@ def choose(pooled: list[Candidate], scores: np.ndarray, best_view: bool) -> list
 
 
 def moment(qc, chunk: Candidate) -> Candidate:
-    """The ≤ max_seconds moment inside a chosen chunk that stands for it (keeps view and frames)."""
+    """The ≤ max_seconds moment inside a chosen chunk that stands for it (keeps view and frames):
+    text-clip — the best transcript moment in the chunk; the other views — the segment said
+    around their best frame (the best caption's, the best keyframe's)."""
     limit = qc.config.moments.max_seconds
     start, end, text = chunk.start, min(chunk.end, chunk.start + limit), chunk.text
-    if chunk.source in TEXT_VIEWS:
+    if chunk.source == "text-clip":
         inside = [m for m in _text_moments(qc, chunk.video) if chunk.start <= (m.start + m.end) / 2 < chunk.end]
         if inside:   # clipped to the chunk: the moment stands for this chunk only
-            start, end = max(inside[0].start, chunk.start), min(inside[0].end, chunk.end)
-            text = inside[0].text if chunk.source == "text-clip" else text
+            start, end, text = max(inside[0].start, chunk.start), min(inside[0].end, chunk.end), inside[0].text
     elif chunk.frames:
         start, end, said = _segment_at(qc, chunk.video, chunk.frames[0])
-        text = said or text
+        text = chunk.text.split("\n", 1)[0] if chunk.source == "text-frame" else said or text
     return Candidate(chunk.video, "moment", float(start), float(min(end, start + limit)), chunk.score,
                      chunk.source, text, chunk.frames)
 

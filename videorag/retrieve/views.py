@@ -69,10 +69,10 @@ class ChunkViews:
         return [self.candidate(view, int(c), float(best[c]), int(item[c])) for c in order]
 
     def candidate(self, view: View, chunk: int, score: float, best_item: int) -> Candidate:
-        """A chunk as `view` shows it: its text (all its items', best first) or its frames."""
+        """A chunk as `view` shows it: its text (its items', best first, one per line) or its frames."""
         items = np.flatnonzero(view.chunk == chunk)
         items = [best_item] + [int(i) for i in items if i != best_item]
-        text = " / ".join(view.texts[i] for i in items if view.texts[i])
+        text = "\n".join(view.texts[i] for i in items if view.texts[i])
         frames = tuple(t for i in items for t in view.frames[i])
         return Candidate(int(self.video[chunk]), "chunk", float(self.starts[chunk]), float(self.ends[chunk]),
                          score, view.name, text, frames)

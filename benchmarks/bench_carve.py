@@ -1,0 +1,134 @@
+"""CARVE on a V-RAGBench-format set of our own, beside every method and CARVE's ablations, and
+CARVE's latency at ≥ 1,000 chunks.
+
+1. `quality`: the moment benchmark's recordings (`benchmarks/moments/`, rendered if missing),
+   indexed with OCR captions (`--captions ocr`: the text-frame view); its DEV and TEST questions
+   written as V-RAGBench triplets {query, video_id, start, end, answer} (the answer = what the
+   narration says in the gold window) to OUT/carve/vragbench.jsonl; every method scored by
+   `videorag eval index --triplets`'s code: chunk Recall@5 / nDCG@5 (120 s chunks), moment
+   metrics, per-stage latency. No visual weights exist offline: the visual views are absent here
+   (they are exercised in tests with random-weight models; no visual quality figure is claimed).
+2. `latency`: `carve` (offline e5 reranker) on the synthetic 1,000-video index with captions of
+   `bench_methods.py` (≥ 1,000 chunks): pool / rerank / total p50 and p95, and end to end with
+   generation by the local llama.cpp backend (Gemma 3 270M).
+
+Usage: python benchmarks/bench_carve.py [--out bench-results] [--skip quality,latency]
+Prints figures and writes OUT/carve.json.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_core import run  # noqa: E402
+
+from videorag import Config, VideoRAG  # noqa: E402
+from videorag.config import CarveConfig, GenerateConfig, IngestConfig  # noqa: E402
+from videorag.eval.commands import evaluate_index  # noqa: E402
+from videorag.eval.datasets import load_triplets  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = (   # (row name, method, carve settings)
+    ("textvideorag", "textvideorag", {}),
+    ("best", "best", {}),
+    ("rag-adapter", "rag-adapter", {}),
+    ("carve", "carve", {}),
+    ("carve: text-clip only", "carve", {"views": ("text-clip",)}),
+    ("carve: text-frame only", "carve", {"views": ("text-frame",)}),
+    ("carve: no rerank", "carve", {"rerank": False}),
+    ("carve: no per-chunk choice", "carve", {"choose": False}),
+)
+
+
+def triplets(moments_dir: Path, videos: Path, out: Path) -> Path:
+    """The moment benchmark's golden rows as V-RAGBench triplets (answer: the gold window's narration)."""
+    rows = []
+    for split in ("dev", "test"):
+        for line in (moments_dir / f"{split}.jsonl").read_text().splitlines():
+            item = json.loads(line)
+            video_id, [(start, end)] = next(iter(item["windows"].items()))
+            spans = json.loads((videos / f"{item['video']}.spans.json").read_text())["spans"]
+            answer = " ".join(text for s, e, text in spans if s < end and e > start)
+            rows.append({"id": item["id"], "query": item["query"], "video_id": video_id, "start": start, "end": end,
+                         "answer": answer, "split": split, "kind": item["kind"]})
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return out
+
+
+def captioned_index(out: Path, videos: Path) -> Path:
+    index = out / "carve" / "index"
+    config = Config(ingest=IngestConfig(captioner="ocr"))
+    start = time.perf_counter()
+    report = VideoRAG(index, config).add([videos])
+    print(f"index: {report.summary()} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return index
+
+
+def bench_quality(out: Path) -> dict:
+    moments_dir = out / "moments"
+    videos = moments_dir / "videos"
+    if not (moments_dir / "test.jsonl").is_file():
+        subprocess.run([sys.executable, str(ROOT / "benchmarks" / "moments" / "build.py"), "--videos", str(videos),
+                        "--out", str(moments_dir)], check=True)
+    (out / "carve").mkdir(parents=True, exist_ok=True)
+    items = load_triplets(triplets(moments_dir, videos, out / "carve" / "vragbench.jsonl"))
+    rag = VideoRAG(captioned_index(out, videos), Config())
+    split = {json.loads(line)["id"]: json.loads(line)["split"]
+             for line in (out / "carve" / "vragbench.jsonl").read_text().splitlines()}
+    result = {"n": len(items), "chunks": len(rag.searcher().corpus.chunk_views),
+              "views": rag.searcher().corpus.chunk_views.models, "runs": []}
+    for name, method, settings in RUNS:
+        rag.config.search.carve = CarveConfig(**settings)
+        for part in ("dev", "test"):
+            chosen = [it for it in items if split[it.qid] == part]
+            scores = evaluate_index(rag, chosen, method)
+            result["runs"].append({"run": name, "split": part, **{k: v for k, v in scores.items() if k != "per_item"}})
+            print(name, part, {k: scores[k] for k in ("chunk_recall@5", "chunk_ndcg@5", "window_hit@1",
+                                                       "moment_recall@5", "stages_ms")}, flush=True)
+    return result
+
+
+def bench_latency(out: Path, queries: int = 40) -> dict:
+    from bench_methods import _captioned_index, _latency
+
+    from bench_core import bench_search
+
+    bench_search(out, queries=1)
+    rag = VideoRAG(_captioned_index(out), Config())
+    start = time.perf_counter()
+    rag.search("warm up", method="carve")
+    views = rag.searcher().corpus.chunk_views
+    result = {"chunks": len(views), "view_items": {k: len(v.chunk) for k, v in views.views.items()},
+              "first_query_seconds (builds the views)": round(time.perf_counter() - start, 1)}
+    stages: list[dict] = []
+    for i in range(queries):
+        t = {}
+        begin = time.perf_counter()
+        rag.search(f"how do I fix the {['chain', 'valve', 'hinge', 'filter'][i % 4]} on a bike {i}", top_k=10,
+                   method="carve", moments=True, timings=t)
+        t["total"] = time.perf_counter() - begin
+        stages.append(t)
+    result["search_ms"] = {k: {f"p{q}": round(float(np.percentile([s[k] for s in stages], q)) * 1000, 1)
+                               for q in (50, 95)} for k in stages[0]}
+    rag.config.generate = GenerateConfig(backend="llamacpp", max_tokens=64)
+    rag.ask("warm up", method="carve")
+    ends = []
+    for i in range(5):
+        begin = time.perf_counter()
+        rag.ask(f"how do I fix the {['chain', 'valve', 'hinge', 'filter', 'seat'][i]} on a bike", method="carve")
+        ends.append(time.perf_counter() - begin)
+    result["ask_with_llamacpp_s"] = {"p50": round(float(np.percentile(ends, 50)), 2),
+                                     "max": round(max(ends), 2), "queries": len(ends), "max_tokens": 64}
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(run(__doc__, (("quality", bench_quality), ("latency", bench_latency)), "carve.json"))
