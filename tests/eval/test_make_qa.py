@@ -142,12 +142,14 @@ TOPIC = "patch-a-bike-tube"
     ("Which brand of tyre levers do mechanics prefer?", "Park Tool levers from the blue box.", "unsupported"),
     ("Cement?", "Five minutes.", "question length"),
     (" ".join(["word"] * 31) + "?", "Five minutes.", "question length"),
+    ("How long should rubber cement dry?", "Five minutes, five minutes, " * 9, "answer length"),
     ("What does the speaker spread on the tube?", "Rubber cement", "refers to the video"),
     ("What is shown in this video about the patch?", "The patch", "refers to the video"),
     ("Should you press the patch on hard?", "Press the patch on hard", "answer in question"),
     ("Should you press the patch on hard?", "Yes.", "unsupported"),
     ("What is it about?", "It is about it.", "answer in question"),           # no content word
     ("How do you patch a bike tube?", "Spread rubber cement and press the patch on.", "off the chunk"),
+    ("What is the purpose of the sandpaper?", "To rough up the area around the hole.", "off the chunk"),
 ])
 def test_check_item(question, answer, reason):
     assert mq.check_item(question, answer, CHUNK, TOPIC) == reason

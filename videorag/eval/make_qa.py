@@ -6,12 +6,15 @@ answer (the VideoRAG paper's Table 13 prompt, cut down to one chunk and to two `
 Each reply is then checked, not trusted:
 
 - parse: a `Q:` line, then an `A:` line (`Question:` / `Answer:` too), both non-empty;
-- question: 3..30 words, no reference to "this video" / "the speaker" / "the transcript", not
-  giving its own answer away (the answer's content words are not all in the question);
+- lengths: the question 3..30 words, the answer at most 25 (a longer one is a rambling or
+  repeating reply, not a short answer);
+- question: no reference to "this video" / "the speaker" / "the transcript", and not giving its
+  own answer away (the answer's content words are not all in the question);
 - support: at least 60 % of the answer's content words (stop words out, Porter stems: the BM25
   tokeniser) occur in the chunk's transcript;
-- anchor: the question shares a content word with the chunk that is not in the video's file name
-  (a question only about the video's topic cannot point at one moment);
+- anchor: the question shares at least two content words with the chunk that are not in the
+  video's file name (a question only about the video's topic, or a generic "what is the purpose
+  of the test?", cannot point a search at one moment);
 - de-duplication: a question whose content-word set has Jaccard >= 0.6 with an earlier kept
   question (any video) is dropped.
 
@@ -65,6 +68,8 @@ MAX_TOKENS = 80           # reply length cap
 MAX_FRAMES = 8            # images of the chunk sent to generators that take them
 MIN_CHUNK_TERMS = 12      # content words a chunk needs to be asked about
 QUESTION_WORDS = (3, 30)  # allowed question length, in words
+ANSWER_WORDS = 25         # longest answer, in words
+MIN_ANCHORS = 2           # chunk words (beyond the video's topic) the question must name
 SUPPORT_MIN = 0.6         # share of the answer's content words found in the chunk
 DEDUPE_JACCARD = 0.6      # questions this similar (content-word sets) are duplicates
 WINDOW_SECONDS = 30.0     # longest evidence window
@@ -149,9 +154,10 @@ def parse_reply(reply: str) -> tuple[str, str] | None:
 
 def check_item(question: str, answer: str, chunk_text: str, topic: str) -> str | None:
     """Why the pair cannot be kept (see the module docstring), None when it can."""
-    words = len(question.split())
-    if not QUESTION_WORDS[0] <= words <= QUESTION_WORDS[1]:
+    if not QUESTION_WORDS[0] <= len(question.split()) <= QUESTION_WORDS[1]:
         return "question length"
+    if len(answer.split()) > ANSWER_WORDS:
+        return "answer length"
     if _VIDEO_REF.search(question):
         return "refers to the video"
     answer_terms, question_terms = set(tokenize(answer)), set(tokenize(question))
@@ -160,7 +166,7 @@ def check_item(question: str, answer: str, chunk_text: str, topic: str) -> str |
     chunk_terms = set(tokenize(chunk_text))
     if len(answer_terms & chunk_terms) < SUPPORT_MIN * len(answer_terms):
         return "unsupported"
-    if not (question_terms & chunk_terms) - set(tokenize(topic)):
+    if len((question_terms & chunk_terms) - set(tokenize(topic))) < MIN_ANCHORS:
         return "off the chunk"
     return None
 

@@ -127,7 +127,7 @@ def moment(qc, chunk: Candidate) -> Candidate:
 
 
 def _text_moments(qc, video: int) -> list[Candidate]:
-    return qc._memo(("carve-moments", video), lambda: text_moments(qc, video))
+    return qc.memo(("carve-moments", video), lambda: text_moments(qc, video))
 
 
 def _segment_at(qc, video: int, t: float) -> tuple[float, float, str]:

@@ -49,27 +49,28 @@ class QueryContext:
         self._cache: dict = {}
         self.timings: dict[str, float] = {}   # seconds per stage, for methods that report them
 
-    def _memo(self, key, make):
+    def memo(self, key, make):
+        """`make()` computed once per query and key."""
         if key not in self._cache:
             self._cache[key] = make()
         return self._cache[key]
 
     def vector(self, text: str | None = None) -> np.ndarray:
         text = self.query.text if text is None else text
-        return self._memo(("vec", text), lambda: self.searcher.embedder.embed([text])[0])
+        return self.memo(("vec", text), lambda: self.searcher.embedder.embed([text])[0])
 
     def visual_vector(self) -> np.ndarray:
         visual = self.searcher.visual
         if visual is None:
             raise IndexError_("this method needs frame embeddings and a visual embedder",
                               "index with --visual BACKEND --visual-model FOLDER (see README)")
-        return self._memo("visual", lambda: visual.embed_texts([self.query.text])[0])
+        return self.memo("visual", lambda: visual.embed_texts([self.query.text])[0])
 
     def dense(self, level: Level, text: str | None = None) -> np.ndarray:
-        return self._memo(("dense", id(level), text), lambda: level.vectors @ self.vector(text))
+        return self.memo(("dense", id(level), text), lambda: level.vectors @ self.vector(text))
 
     def lexical(self, level: Level) -> np.ndarray:
-        return self._memo(("bm25", id(level)), lambda: level.bm25.scores(self.query.text))
+        return self.memo(("bm25", id(level)), lambda: level.bm25.scores(self.query.text))
 
 
 class Searcher:
