@@ -150,6 +150,7 @@ TOPIC = "patch-a-bike-tube"
     ("What is it about?", "It is about it.", "answer in question"),           # no content word
     ("How do you patch a bike tube?", "Spread rubber cement and press the patch on.", "off the chunk"),
     ("What is the purpose of the sandpaper?", "To rough up the area around the hole.", "off the chunk"),
+    ("How long should the wood glue set before sanding?", "five minutes", "copies the example"),
 ])
 def test_check_item(question, answer, reason):
     assert mq.check_item(question, answer, CHUNK, TOPIC) == reason

@@ -8,8 +8,9 @@ Each reply is then checked, not trusted:
 - parse: a `Q:` line, then an `A:` line (`Question:` / `Answer:` too), both non-empty;
 - lengths: the question 3..30 words, the answer at most 25 (a longer one is a rambling or
   repeating reply, not a short answer);
-- question: no reference to "this video" / "the speaker" / "the transcript", and not giving its
-  own answer away (the answer's content words are not all in the question);
+- question: no reference to "this video" / "the speaker" / "the transcript", not the prompt's
+  example question again (small models copy it), and not giving its own answer away (the
+  answer's content words are not all in the question);
 - support: at least 60 % of the answer's content words (stop words out, Porter stems: the BM25
   tokeniser) occur in the chunk's transcript;
 - anchor: the question shares at least two content words with the chunk that are not in the
@@ -52,17 +53,16 @@ answers, and its short answer.
 - Ask about a step, what comes before or after it, a tool or material and its purpose, an amount,
   a time, or the result of an action.
 - The answer is stated in the excerpt: a few words, at most one sentence, in the excerpt's words.
-- Reply with exactly two lines and nothing else:
-Q: <question>
-A: <answer>
+- Reply with exactly two lines and nothing else: "Q: " and the question, then "A: " and the answer.
 
 Example excerpt: ... let the glue set for about twenty minutes before you sand the joint,
 otherwise the sandpaper clogs ...
-Q: How long should wood glue set before sanding the joint?
+Q: {example_question}
 A: About twenty minutes.
 
 Excerpt: {transcript}
 """
+EXAMPLE_QUESTION = "How long should wood glue set before sanding the joint?"
 PROMPT_WORDS = 400        # transcript words given to the model, at most
 MAX_TOKENS = 80           # reply length cap
 MAX_FRAMES = 8            # images of the chunk sent to generators that take them
@@ -161,6 +161,8 @@ def check_item(question: str, answer: str, chunk_text: str, topic: str) -> str |
     if _VIDEO_REF.search(question):
         return "refers to the video"
     answer_terms, question_terms = set(tokenize(answer)), set(tokenize(question))
+    if similar(question_terms, set(tokenize(EXAMPLE_QUESTION))):
+        return "copies the example"
     if not answer_terms or answer_terms <= question_terms:
         return "answer in question"
     chunk_terms = set(tokenize(chunk_text))
@@ -192,13 +194,18 @@ def evidence_window(segments: list[Segment], chunk: Segment, answer: str, questi
     return max(best[0], chunk.start), min(best[1], chunk.end)
 
 
+def similar(terms: set[str], other: set[str]) -> bool:
+    """Near-identical content-word sets: Jaccard similarity >= DEDUPE_JACCARD."""
+    return len(terms & other) >= DEDUPE_JACCARD * len(terms | other) > 0
+
+
 def dedupe(items: list[QAItem]) -> None:
     """Mark as "duplicate" each kept item whose question is near-identical to an earlier kept one."""
     seen: list[set[str]] = []
     for item in items:
         if item.dropped is None:
             terms = set(tokenize(item.question))
-            if any(len(terms & other) >= DEDUPE_JACCARD * len(terms | other) for other in seen):
+            if any(similar(terms, other) for other in seen):
                 item.dropped = "duplicate"
             else:
                 seen.append(terms)
@@ -228,7 +235,7 @@ def chunk_frames(frames: list[Frame], chunk: Segment) -> list[bytes]:
 def qa_prompt(transcript: str) -> str:
     words = transcript.split()
     text = " ".join(words[:PROMPT_WORDS]) + (" ..." if len(words) > PROMPT_WORDS else "")
-    return QA_PROMPT.format(transcript=text) + "Q:"
+    return QA_PROMPT.format(example_question=EXAMPLE_QUESTION, transcript=text) + "Q:"
 
 
 def require_completion(generator) -> None:
