@@ -283,7 +283,7 @@ def test_llm_through_llamacpp_judges_text_only_and_needs_a_known_generator():
     assert reranker.modalities == {"text"}
     raw = reranker.score(_qc(), [_visual(0, (1.0,)), _visual(1, (2.0,), source="visual-clip")])
     assert np.isnan(raw).all()   # nothing it can judge: no model loaded, no request
-    assert reranker._llm is None
+    assert reranker._generator is None
     with pytest.raises(ConfigError, match="openai, llamacpp"):
         create_reranker(RerankConfig(backend="llm", generator="extractive"))
 

@@ -16,7 +16,6 @@ A candidate with nothing to show (no text, or no frame in the index) gets NaN wi
 from __future__ import annotations
 
 import logging
-import os
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -60,8 +59,7 @@ class LLMReranker(ScoringReranker):
                               "set the reranker's generator (--rerank-generator) to one of them")
         self.modalities = frozenset({"text", "visual"} if self.config.generator == "openai" else {"text"})
         self._lock = threading.Lock()
-        self._model: str | None = None   # openai: the model asked for, once known
-        self._llm = None                 # llamacpp: the generator, once built
+        self._generator = None   # the judge, built on first use
 
     def score(self, qc, candidates: list[Candidate]) -> np.ndarray:
         out = np.full(len(candidates), np.nan)
@@ -91,35 +89,25 @@ class LLMReranker(ScoringReranker):
     def _replies(self, asks: list[tuple[str, list[bytes]]]) -> list[str]:
         if not asks:
             return []
+        judge = self._judge()
         if self.config.generator == "llamacpp":
-            return [self._complete(prompt) for prompt, _ in asks]
+            with self._lock:   # one local model: calls serialised
+                return [judge.complete(prompt, REPLY_TOKENS["llamacpp"]) for prompt, _ in asks]
+        tokens = REPLY_TOKENS["openai"]
+        ask = lambda a: judge.complete_with_images(a[0], a[1], tokens) if a[1] else judge.complete(a[0], tokens)  # noqa: E731
         with ThreadPoolExecutor(min(self.config.batch_size, len(asks))) as pool:
-            return list(pool.map(lambda ask: self._chat(*ask), asks))
+            return list(pool.map(ask, asks))
 
-    def _chat(self, prompt: str, jpegs: list[bytes]) -> str:
-        from ..generate.openai import chat, image_part, server_url
-
-        content = ([image_part(j) for j in jpegs] + [{"type": "text", "text": prompt}]) if jpegs else prompt
-        body = {"model": self._model_name(), "max_tokens": REPLY_TOKENS["openai"], "temperature": 0.0,
-                "messages": [{"role": "user", "content": content}]}
-        return chat(server_url(self.config.base_url), body, self.config.timeout)
-
-    def _model_name(self) -> str:
-        from ..generate.openai import first_model, server_url
-
+    def _judge(self):
+        """The judging generator, built once (the `openai` one resolves its model on first use)."""
         with self._lock:
-            if self._model is None:
-                self._model = (self.config.model or os.environ.get("OPENAI_MODEL")
-                               or first_model(server_url(self.config.base_url), self.config.timeout))
-            return self._model
+            if self._generator is None:
+                from ..generate import create_generator
 
-    def _complete(self, prompt: str) -> str:
-        with self._lock:   # one local model: built once, calls serialised
-            if self._llm is None:
-                from ..generate.llamacpp import LlamaCppGenerator
-
-                self._llm = LlamaCppGenerator(GenerateConfig(backend="llamacpp", model=self.config.model))
-            return self._llm.complete(prompt, max_tokens=REPLY_TOKENS["llamacpp"])
+                cfg = self.config
+                self._generator = create_generator(GenerateConfig(
+                    backend=cfg.generator, model=cfg.model, base_url=cfg.base_url, timeout=cfg.timeout))
+            return self._generator
 
 
 def _jpegs(qc, candidate: Candidate) -> list[bytes]:
