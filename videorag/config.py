@@ -136,6 +136,7 @@ class CarveConfig:
     views: tuple[str, ...] = ("text-clip", "text-frame", "visual-frame", "visual-clip")  # those used
     pool: int = 20                    # chunks each view's retriever returns
     rerank: bool = True               # ablation: False = pooling without reranking
+    rerank_depth: int = 12            # pooled candidates (best pooled scores) the reranker judges
     choose: bool = True               # ablation: False = a chunk's view scores averaged, no choice
     unjudged_weight: float = 0.5      # a candidate the reranker cannot judge (frames, for a text-only
                                       # reranker) competes with this share of its retrieval score
@@ -146,6 +147,7 @@ class CarveConfig:
         from .retrieve.base import VIEWS
 
         _positive("pool", self.pool)
+        _positive("rerank_depth", self.rerank_depth)
         _positive("generate_chunks", self.generate_chunks)
         if not 0.0 <= self.unjudged_weight <= 1.0:
             raise ConfigError(f"`carve.unjudged_weight` must be in [0, 1], got {self.unjudged_weight!r}")

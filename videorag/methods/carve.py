@@ -2,13 +2,15 @@
 
 1. **Pooling**: one retriever per view (`videorag.retrieve.views`), run concurrently; each returns
    its top `pool` chunks, tagged with the view that found them (a chunk can come several times).
-2. **Chunk-adaptive reranking**: each candidate is rescored by the reranker *only under the view
-   that retrieved it* (its transcript, its keyframes' captions, its frames); each chunk keeps its
-   best-scoring view; chunks are ranked by that score. Scores meet on one scale: the reranker's
-   scores min-max normalised over everything it judged; a candidate it cannot judge (frames, for a
-   text-only reranker such as the offline default) keeps its retriever's score min-max normalised
-   over that view's pool, times `unjudged_weight` (0.5): without a judge of its own, a view's
-   top chunk should not tie with the judged best.
+2. **Chunk-adaptive reranking**: the `rerank_depth` best pooled candidates are rescored by the
+   reranker *only under the view that retrieved each* — a text view by its best passage (the
+   best transcript moment in the chunk, the best keyframe's caption: a judge reads ~30 s of
+   text, not two minutes), a visual view by its keyframes. Each chunk keeps its best-scoring
+   view; chunks are ranked by that score. Scores meet on one scale: the reranker's, min-max
+   normalised over everything it judged; a candidate it did not judge (frames, for a text-only
+   reranker such as the offline default; or below the rerank depth) keeps its retriever's score
+   min-max normalised over that view's pool, times `unjudged_weight` (0.5): without a judgement,
+   a view's top chunk should not tie with the judged best.
 3. Ablations (`CarveConfig`): `views` (a single view), `rerank=False` (pooling without
    reranking), `choose=False` (a chunk's views averaged instead of its best one kept).
 
@@ -63,7 +65,7 @@ class Carve:
         pooled = pool(qc, views, names, cfg.pool)
         qc.timings["pool"] = time.perf_counter() - start
         start = time.perf_counter()
-        scores = rescore(qc, pooled, cfg.reranker if cfg.rerank else None, cfg.unjudged_weight)
+        scores = rescore(qc, pooled, cfg)
         qc.timings["rerank"] = time.perf_counter() - start
         return choose(pooled, scores, cfg.choose)
 
@@ -80,19 +82,30 @@ def pool(qc, views, names: list[str], k: int) -> list[Candidate]:
     return [c for group in found for c in group]
 
 
-def rescore(qc, pooled: list[Candidate], reranker: RerankConfig | None, unjudged: float) -> np.ndarray:
+def rescore(qc, pooled: list[Candidate], cfg) -> np.ndarray:
     """Each candidate's score on one scale (see the module's docstring)."""
     own = np.zeros(len(pooled))
     for view in {c.source for c in pooled}:
         rows = [i for i, c in enumerate(pooled) if c.source == view]
         own[rows] = _scaled(np.array([pooled[i].score for i in rows]))
-    if reranker is None or not pooled:
+    if not cfg.rerank or not pooled:
         return own
-    raw = np.asarray(_reranker(reranker).score(qc, pooled), np.float64)
+    depth = np.argsort(-own, kind="stable")[:cfg.rerank_depth]
+    raw = np.full(len(pooled), np.nan)
+    raw[depth] = _reranker(cfg.reranker).score(qc, [passage(qc, pooled[i]) for i in depth])
     judged = ~np.isnan(raw)
     own[judged] = _scaled(raw[judged])
-    own[~judged] *= unjudged
+    own[~judged] *= cfg.unjudged_weight
     return own
+
+
+def passage(qc, candidate: Candidate) -> Candidate:
+    """The candidate as the reranker reads it: a text view by its best passage — the best
+    transcript moment inside the chunk (text-clip), the best keyframe's caption (text-frame) —
+    so a judge reads ~30 s of text, not two minutes; a visual view by its frames."""
+    if candidate.source not in TEXT_VIEWS:
+        return candidate
+    return moment(qc, candidate)
 
 
 def choose(pooled: list[Candidate], scores: np.ndarray, best_view: bool) -> list[Candidate]:
