@@ -13,7 +13,7 @@ CARVE's latency at ≥ 1,000 chunks.
    generation by the local llama.cpp backend (Gemma 3 270M).
 
 Usage: python benchmarks/bench_carve.py [--out bench-results] [--skip quality,latency]
-Prints figures and writes OUT/carve.json.
+Prints figures and writes OUT/carve.json; `--table OUT/carve.json` prints the quality table.
 """
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ RUNS = (   # (row name, method, carve settings)
     ("best", "best", {}),
     ("rag-adapter", "rag-adapter", {}),
     ("carve", "carve", {}),
+    ("carve: rerank depth 6", "carve", {"rerank_depth": 6}),
     ("carve: text-clip only", "carve", {"views": ("text-clip",)}),
     ("carve: text-frame only", "carve", {"views": ("text-frame",)}),
     ("carve: no rerank", "carve", {"rerank": False}),
@@ -130,5 +131,23 @@ def bench_latency(out: Path, queries: int = 40) -> dict:
     return result
 
 
+COLUMNS = ("chunk_recall@5", "chunk_ndcg@5", "window_hit@1", "video_hit@1", "moment_recall@5")
+
+
+def table(results: dict) -> str:
+    """The quality runs as a Markdown table (one row per run and split), with stage p50 / p95."""
+    head = ("| run | split | n | " + " | ".join(COLUMNS) + " | total p50 / p95 ms |\n|"
+            + "---|" * (len(COLUMNS) + 4))
+    rows = []
+    for r in results["quality"]["runs"]:
+        total = r["stages_ms"].get("total", {})
+        rows.append(f"| {r['run']} | {r['split']} | {r['n']} | " + " | ".join(f"{r[c]:.3f}" for c in COLUMNS)
+                    + f" | {total.get('p50', 0):.0f} / {total.get('p95', 0):.0f} |")
+    return "\n".join([head] + rows)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--table"]:
+        print(table(json.loads(Path(sys.argv[2]).read_text())))
+        sys.exit(0)
     sys.exit(run(__doc__, (("quality", bench_quality), ("latency", bench_latency)), "carve.json"))

@@ -4,10 +4,11 @@ from __future__ import annotations
 import base64
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import HTTPServer
 
 import pytest
 
+from tests.http_doubles import JSONHandler
 from videorag.config import GenerateConfig
 from videorag.errors import GenerationError, UnknownBackendError
 from videorag.generate import Evidence, create_generator
@@ -42,27 +43,17 @@ def test_extractive_picks_matching_sentence_and_cites_it(embedder):
     assert answer.generator == "extractive"
 
 
-class _Recorder(BaseHTTPRequestHandler):
+class _Recorder(JSONHandler):
     requests: list = []
 
     def do_GET(self):  # noqa: N802
-        self._reply({"data": [{"id": "test-vlm"}]})
+        self.send_json({"data": [{"id": "test-vlm"}]})
 
     def do_POST(self):  # noqa: N802
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         _Recorder.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
-        self._reply({"choices": [{"message": {"role": "assistant", "content": " Four hours. "}}]})
+        self.send_json({"choices": [{"message": {"role": "assistant", "content": " Four hours. "}}]})
 
-    def _reply(self, payload):
-        data = json.dumps(payload).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):
-        pass
 
 
 @pytest.fixture()

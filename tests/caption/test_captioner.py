@@ -7,11 +7,12 @@ import io
 import json
 import shutil
 import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import HTTPServer
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from tests.http_doubles import JSONHandler
 from videorag.caption import caption_frames, create_captioner, join, said_around
 from videorag.caption.dedup import distinct
 from videorag.caption.ocr import OCRCaptioner, clean
@@ -99,23 +100,14 @@ def test_ocr_model_name_round_trips():
     assert OCRCaptioner("tesseract:eng").model_name == OCRCaptioner("eng").model_name
 
 
-class _VLM(BaseHTTPRequestHandler):
+class _VLM(JSONHandler):
     requests: list = []
 
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         _VLM.requests.append(body)
         image = base64.b64decode(body["messages"][0]["content"][0]["image_url"]["url"].split(",", 1)[1])
-        reply = {"choices": [{"message": {"content": f"  A slide, {len(image)} bytes.\n"}}]}
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):
-        pass
+        self.send_json({"choices": [{"message": {"content": f"  A slide, {len(image)} bytes.\n"}}]})
 
 
 @pytest.fixture()

@@ -8,13 +8,14 @@ import io
 import json
 import logging
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from PIL import Image
 
+from tests.http_doubles import JSONHandler
 from videorag.config import RerankConfig
 from videorag.errors import ConfigError, GenerationError, ModelNotFoundError
 from videorag.rerank import RERANKERS, create_reranker
@@ -169,13 +170,13 @@ def test_cross_encoder_with_a_folder_that_is_no_model_fails_with_a_hint(tmp_path
 
 
 # -- llm ----------------------------------------------------------------------------------------
-class _Judge(BaseHTTPRequestHandler):
+class _Judge(JSONHandler):
     """An OpenAI-compatible judge whose reply depends on the request: a visual request gets the
     number of its images; a passage with "kettle" 9, with "overflow" 42, with "mystery" no number,
     with "explode" an HTTP 500; any other passage 2."""
 
     def do_GET(self):  # noqa: N802
-        self._send(200, {"data": [{"id": "listed-judge"}]})
+        self.send_json({"data": [{"id": "listed-judge"}]})
 
     def do_POST(self):  # noqa: N802
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -187,21 +188,11 @@ class _Judge(BaseHTTPRequestHandler):
         images = sum(p["type"] == "image_url" for p in parts)
         passage = text.partition("Passage:")[2]
         if "explode" in passage:
-            return self._send(500, {"error": {"message": "the judge fell over"}})
+            return self.send_json({"error": {"message": "the judge fell over"}}, 500)
         reply = (f"{images}" if images else "9" if "kettle" in passage else "42" if "overflow" in passage
                  else "no idea" if "mystery" in passage else "2")
-        self._send(200, {"choices": [{"message": {"role": "assistant", "content": reply}}]})
+        self.send_json({"choices": [{"message": {"role": "assistant", "content": reply}}]})
 
-    def _send(self, status: int, value: object):
-        data = json.dumps(value).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):
-        pass
 
 
 @pytest.fixture()
