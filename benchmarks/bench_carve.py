@@ -98,7 +98,7 @@ def bench_quality(out: Path) -> dict:
 
 
 def bench_latency(out: Path, queries: int = 40) -> dict:
-    from bench_methods import _captioned_index, _latency
+    from bench_methods import _captioned_index
 
     from bench_core import bench_search
 

@@ -16,7 +16,7 @@ from videorag.config import CarveConfig, GenerateConfig
 from videorag.demo.render import HowTo
 from videorag.errors import ConfigError, IndexError_
 from videorag.generate.openai import OpenAIGenerator
-from videorag.methods.carve import Carve, choose, rescore
+from videorag.methods.carve import choose, rescore
 from videorag.rerank import RERANKERS
 from videorag.rerank.base import ScoringReranker
 from videorag.retrieve.base import Candidate
