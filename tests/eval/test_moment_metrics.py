@@ -2,6 +2,8 @@
 pipeline: hand-made hits, hit and miss cases."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import json
 
 import pytest
@@ -55,13 +57,17 @@ def test_moment_recall_and_mrr_count_several_moments_per_video():
 
 
 class FakeRAG:
-    """search(query, top_k, *, method, moments) from a table of canned hits, recording calls."""
+    """search(query, top_k, *, method, moments, timings) from a table of canned hits, recording
+    calls; an index of 120 s chunks."""
 
     def __init__(self, plain: dict, moments: dict):
         self.plain, self.moments, self.calls = plain, moments, []
+        self.index = SimpleNamespace(meta={"chunk_seconds": 120.0})
 
-    def search(self, query, top_k=None, *, method=None, moments=False):
+    def search(self, query, top_k=None, *, method=None, moments=False, timings=None):
         self.calls.append((query, method, moments))
+        if timings is not None:
+            timings["pool"] = 0.002
         return list((self.moments if moments else self.plain)[query])[:top_k]
 
 
@@ -86,6 +92,9 @@ def test_evaluate_index_scores_moments_and_passes_the_method():
     assert result["window_hit@1"] == 0.5 and result["video_hit@1"] == 1.0
     assert result["moment_recall@5"] == 0.5 and result["moment_mrr"] == 0.25
     assert result["recall_any@1"] == 1.0  # the video metrics are kept
+    # chunk level: clamp's first moment lies in chair's chunk [0, 120 s), which holds the window
+    # (a moment that misses it still finds its chunk); bread's moments are in another video
+    assert result["chunk_recall@5"] == 0.5 and set(result["stages_ms"]) == {"pool", "total"}
     assert {m for _, m, _ in rag.calls} == {"my-method"}
     assert ("clamp", "my-method", True) in rag.calls and ("no windows", "my-method", True) not in rag.calls
     rows = {r["qid"]: r for r in result["per_item"]}
