@@ -55,9 +55,10 @@ def triplets(moments_dir: Path, videos: Path, out: Path) -> Path:
     for split in ("dev", "test"):
         for line in (moments_dir / f"{split}.jsonl").read_text().splitlines():
             item = json.loads(line)
-            video_id, [(start, end)] = next(iter(item["windows"].items()))
+            video_id, windows = next(iter(item["windows"].items()))   # one gold video each
+            start, end = min(w[0] for w in windows), max(w[1] for w in windows)   # its span (2 have two)
             spans = json.loads((videos / f"{item['video']}.spans.json").read_text())["spans"]
-            answer = " ".join(text for s, e, text in spans if s < end and e > start)
+            answer = " ".join(text for a, b, text in spans if a < end and b > start)
             rows.append({"id": item["id"], "query": item["query"], "video_id": video_id, "start": start, "end": end,
                          "answer": answer, "split": split, "kind": item["kind"]})
     out.write_text("".join(json.dumps(r) + "\n" for r in rows))
