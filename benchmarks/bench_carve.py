@@ -38,10 +38,8 @@ from videorag.eval.datasets import load_triplets  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = (   # (row name, method, carve settings)
     ("textvideorag", "textvideorag", {}),
-    ("best", "best", {}),
     ("rag-adapter", "rag-adapter", {}),
     ("carve", "carve", {}),
-    ("carve: rerank depth 6", "carve", {"rerank_depth": 6}),
     ("carve: text-clip only", "carve", {"views": ("text-clip",)}),
     ("carve: text-frame only", "carve", {"views": ("text-frame",)}),
     ("carve: no rerank", "carve", {"rerank": False}),
