@@ -123,3 +123,18 @@ def test_remove_by_path(make_rag, short_video):
     assert set(rag.remove([str(short_video[0])])) == ids and len(ids) == 1
     assert rag.info()["videos"] == 0
     assert rag.search("tea") == []
+
+
+def test_whisper_threads_respect_an_openmp_thread_limit(monkeypatch):
+    """OMP_THREAD_LIMIT=1 (a common Tesseract setting) with more CTranslate2 threads asked made
+    Whisper return '!!!!' for every segment: the backend never asks above the limit."""
+    import os
+
+    from videorag.asr.faster_whisper import cpu_threads
+
+    monkeypatch.setenv("OMP_THREAD_LIMIT", "1")
+    assert cpu_threads() == 1
+    monkeypatch.setenv("OMP_THREAD_LIMIT", "64")
+    assert cpu_threads() == (os.cpu_count() or 1)
+    monkeypatch.delenv("OMP_THREAD_LIMIT")
+    assert cpu_threads() == (os.cpu_count() or 1)

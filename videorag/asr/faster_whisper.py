@@ -36,7 +36,7 @@ class FasterWhisperASR:
             if compute == "default":
                 compute = "int8" if self.device in ("auto", "cpu") else "float16"
             self._model = WhisperModel(self._path, device=self.device, compute_type=compute,
-                                       cpu_threads=os.cpu_count() or 1)
+                                       cpu_threads=cpu_threads())
 
     def transcribe(self, path: str) -> list[Segment]:
         self.warm_up()
@@ -52,3 +52,12 @@ class FasterWhisperASR:
             raise MediaError(f"{path}: audio cannot be transcribed ({exc.__class__.__name__}: {exc})",
                              "the audio track is corrupt; re-export the file or add .srt subtitles") from exc
         return [s for s in segments if s.text]
+
+
+def cpu_threads() -> int:
+    """CTranslate2's threads: the cores, but never above an OpenMP thread limit in the
+    environment (measured: with OMP_THREAD_LIMIT=1 — a common Tesseract setting — and more
+    threads asked, Whisper returned "!!!!" or "..." for every segment)."""
+    threads = os.cpu_count() or 1
+    limit = os.environ.get("OMP_THREAD_LIMIT", "").strip()
+    return max(1, min(threads, int(limit))) if limit.isdigit() and int(limit) > 0 else threads
