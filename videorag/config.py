@@ -136,7 +136,8 @@ class CarveConfig:
     views: tuple[str, ...] = ("text-clip", "text-frame", "visual-frame", "visual-clip")  # those used
     pool: int = 20                    # chunks each view's retriever returns
     rerank: bool = True               # ablation: False = pooling without reranking
-    rerank_depth: int = 12            # pooled candidates (best pooled scores) the reranker judges
+    rerank_depth: int = 8             # pooled candidates (best pooled scores) the reranker judges
+    judge_words: int = 40             # words of a text candidate the reranker reads (its best passage)
     choose: bool = True               # ablation: False = a chunk's view scores averaged, no choice
     unjudged_weight: float = 0.5      # a candidate the reranker cannot judge (frames, for a text-only
                                       # reranker) competes with this share of its retrieval score
@@ -148,6 +149,7 @@ class CarveConfig:
 
         _positive("pool", self.pool)
         _positive("rerank_depth", self.rerank_depth)
+        _positive("judge_words", self.judge_words)
         _positive("generate_chunks", self.generate_chunks)
         if not 0.0 <= self.unjudged_weight <= 1.0:
             raise ConfigError(f"`carve.unjudged_weight` must be in [0, 1], got {self.unjudged_weight!r}")

@@ -95,6 +95,34 @@ def test_e5_scores_the_answering_passage_above_an_unrelated_one_and_skips_frames
     assert ranked[0].text == ANSWERS   # weight 1: the reranker's order wins over the own scores
 
 
+@pytest.mark.slow
+def test_e5_embeds_a_passage_once_across_queries(monkeypatch):
+    from videorag.rerank import e5
+
+    reranker = create_reranker(RerankConfig(backend="e5"))
+    candidates = [_text(1, UNRELATED, 0.9), _text(0, ANSWERS, 0.1), _text(2, ANSWERS, 0.2)]
+    first = reranker.score(_qc(), candidates)
+    assert first[1] == pytest.approx(first[2], rel=1e-6)   # one text, one vector
+    embedded = []
+    model = e5._model()
+    monkeypatch.setattr(e5, "_model", lambda: _Counting(model, embedded))
+    again = reranker.score(_qc(), candidates + [_text(3, "a passage never seen before", 0.0)])
+    np.testing.assert_allclose(again[:3], first, rtol=1e-6)
+    assert embedded == [["a passage never seen before"]]   # only the new passage was embedded
+
+
+class _Counting:
+    def __init__(self, model, log: list):
+        self.model, self.log = model, log
+
+    def passage(self, texts):
+        self.log.append(list(texts))
+        return self.model.passage(texts)
+
+    def query(self, text):
+        return self.model.query(text)
+
+
 # -- cross-encoder ------------------------------------------------------------------------------
 WORDS = ("how do i boil water for tea fresh in a kettle then pour it over the bag paint wall with "
          "roller and let first coat dry four hours").split()

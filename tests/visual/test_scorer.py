@@ -83,6 +83,12 @@ def test_kmeans_keeps_one_frame_per_cluster():
     assert kmeans_frames(feats[:3], 8) == [0, 1, 2]
 
 
+def test_kmeans_with_fewer_distinct_frames_than_centroids_keeps_one_of_each(recwarn):
+    feats = np.repeat(np.eye(DIM)[:2], [4, 3], axis=0)   # 7 frames, 2 distinct (a still slide)
+    assert kmeans_frames(feats, 5) == [0, 4]
+    assert not [w for w in recwarn if "distinct clusters" in str(w.message)]
+
+
 def test_scorer_round_trips(tmp_path):
     pytest.importorskip("torch")
     net = scorer.build_retrieval_net(DIM, hidden=16)

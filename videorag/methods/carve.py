@@ -3,9 +3,10 @@
 1. **Pooling**: one retriever per view (`videorag.retrieve.views`), run concurrently; each returns
    its top `pool` chunks, tagged with the view that found them (a chunk can come several times).
 2. **Chunk-adaptive reranking**: the `rerank_depth` best pooled candidates are rescored by the
-   reranker *only under the view that retrieved each* — a text view by its best passage (the
-   best transcript moment in the chunk, the best keyframe's caption: a judge reads ~30 s of
-   text, not two minutes), a visual view by its keyframes. Each chunk keeps its best-scoring
+   reranker *only under the view that retrieved each* — a text view by its best passage of
+   ≤ `judge_words` words (inside the best transcript moment of the chunk, its best segment and
+   neighbours; the best keyframe's caption: a judge reads a few sentences, not two minutes),
+   a visual view by its keyframes. Each chunk keeps its best-scoring
    view; chunks are ranked by that score. Scores meet on one scale: the reranker's, min-max
    normalised over everything it judged; a candidate it did not judge (frames, for a text-only
    reranker such as the offline default; or below the rerank depth) keeps its retriever's score
@@ -92,20 +93,48 @@ def rescore(qc, pooled: list[Candidate], cfg) -> np.ndarray:
         return own
     depth = np.argsort(-own, kind="stable")[:cfg.rerank_depth]
     raw = np.full(len(pooled), np.nan)
-    raw[depth] = _reranker(cfg.reranker).score(qc, [passage(qc, pooled[i]) for i in depth])
+    raw[depth] = _reranker(cfg.reranker).score(qc, [passage(qc, pooled[i], cfg.judge_words) for i in depth])
     judged = ~np.isnan(raw)
     own[judged] = _scaled(raw[judged])
     own[~judged] *= cfg.unjudged_weight
     return own
 
 
-def passage(qc, candidate: Candidate) -> Candidate:
-    """The candidate as the reranker reads it: a text view by its best passage — the best
-    transcript moment inside the chunk (text-clip), the best keyframe's caption (text-frame) —
-    so a judge reads ~30 s of text, not two minutes; a visual view by its frames."""
+def passage(qc, candidate: Candidate, words: int) -> Candidate:
+    """The candidate as the reranker reads it: a text view by its best passage of ≤ `words`
+    words — inside the best transcript moment of the chunk (text-clip), the best segment and
+    its neighbours; the best keyframe's caption (text-frame) — so a judge reads a few
+    sentences, not two minutes (its cost grows with every token); a visual view by its frames."""
     if candidate.source not in TEXT_VIEWS:
         return candidate
-    return moment(qc, candidate)
+    found = moment(qc, candidate)
+    text = _around_best(qc, found, words) if candidate.source == "text-clip" else _first_words(found.text, words)
+    return Candidate(found.video, found.unit, found.start, found.end, found.score, found.source, text, found.frames)
+
+
+def _around_best(qc, found: Candidate, words: int) -> str:
+    """The moment's best segment for the query, widened by its neighbours up to `words` words."""
+    level = qc.corpus.segments
+    lo, hi = level.span(found.video)
+    rows = [j for j in range(lo, hi) if level.ends[j] > found.start and level.starts[j] < found.end]
+    if not rows:
+        return _first_words(found.text, words)
+    dense = qc.dense(level)
+    first = last = max(rows, key=lambda j: dense[j])
+    count = len(level.texts[first].split())
+    while True:
+        sides = [j for j in (first - 1, last + 1) if rows[0] <= j <= rows[-1]]
+        sides = [j for j in sides if count + len(level.texts[j].split()) <= words]
+        if not sides:
+            break
+        j = max(sides, key=lambda j: dense[j])
+        count += len(level.texts[j].split())
+        first, last = min(first, j), max(last, j)
+    return _first_words(" ".join(level.texts[first:last + 1]), words)
+
+
+def _first_words(text: str, words: int) -> str:
+    return " ".join(text.split()[:words])
 
 
 def choose(pooled: list[Candidate], scores: np.ndarray, best_view: bool) -> list[Candidate]:

@@ -13,6 +13,9 @@ def kmeans_frames(features: np.ndarray, k: int, seed: int = 0) -> list[int]:
     n = len(features)
     if n <= k:
         return list(range(n))
+    _, first = np.unique(np.asarray(features, np.float32), axis=0, return_index=True)
+    if len(first) <= k:   # fewer distinct frames than centroids: one of each
+        return sorted(int(i) for i in first)
     from sklearn.cluster import KMeans
 
     km = KMeans(n_clusters=k, init="k-means++", n_init=1, random_state=seed).fit(features)
