@@ -138,6 +138,8 @@ class CarveConfig:
     rerank: bool = True               # ablation: False = pooling without reranking
     rerank_depth: int = 8             # pooled candidates (best pooled scores) the reranker judges
     judge_words: int = 40             # words of a text candidate the reranker reads (its best passage)
+    rerank_weight: float = 0.5        # a judged candidate's score: this share the reranker's, the rest
+                                      # its retrieval score (1 = the reranker alone, as in the paper)
     choose: bool = True               # ablation: False = a chunk's view scores averaged, no choice
     unjudged_weight: float = 0.5      # a candidate the reranker cannot judge (frames, for a text-only
                                       # reranker) competes with this share of its retrieval score
@@ -151,8 +153,9 @@ class CarveConfig:
         _positive("rerank_depth", self.rerank_depth)
         _positive("judge_words", self.judge_words)
         _positive("generate_chunks", self.generate_chunks)
-        if not 0.0 <= self.unjudged_weight <= 1.0:
-            raise ConfigError(f"`carve.unjudged_weight` must be in [0, 1], got {self.unjudged_weight!r}")
+        for name in ("unjudged_weight", "rerank_weight"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ConfigError(f"`carve.{name}` must be in [0, 1], got {getattr(self, name)!r}")
         self.views = tuple(self.views)
         unknown = [v for v in self.views if v not in VIEWS]
         if unknown or not self.views:

@@ -113,6 +113,7 @@ def test_candidates_are_reranked_only_under_the_view_that_found_them(rag, monkey
         assert c.source != "text-clip" or not c.frames
         assert {t // CHUNK for t in c.frames} <= {c.start // CHUNK}   # its own chunk's frames
         assert c.end - c.start <= CHUNK   # a text view is judged on its best passage, not more
+        assert len(c.text.split()) <= CarveConfig().judge_words
 
 
 def test_scores_meet_on_one_scale_and_each_chunk_keeps_its_best_view():
@@ -124,6 +125,23 @@ def test_scores_meet_on_one_scale_and_each_chunk_keeps_its_best_view():
     assert [(c.video, c.source) for c in chosen] == [(0, "text-clip"), (1, "visual-frame")]
     averaged = choose(pooled, scores, best_view=False)
     assert [c.score for c in averaged] == [0.5, 0.5]
+
+
+class _Fixed:
+    def score(self, qc, candidates):
+        return np.array([{1.0: 0.0, 5.0: 1.0, 9.0: 2.0}[c.frames[0]] for c in candidates])
+
+
+def test_a_judged_candidate_takes_rerank_weight_of_the_judge_and_the_rest_of_its_own(monkeypatch):
+    from videorag.methods import carve
+
+    monkeypatch.setattr(carve, "_reranker", lambda config: _Fixed())
+    pooled = [Candidate(v, "chunk", 0, 4, own, "visual-frame", "", (t,))
+              for v, own, t in ((0, 0.9, 1.0), (1, 0.5, 5.0), (2, 0.1, 9.0))]
+    half = rescore(None, pooled, CarveConfig(rerank_depth=2))   # the third is below the depth
+    assert np.allclose(half, [0.5 * 1 + 0.5 * 0, 0.5 * 0.5 + 0.5 * 1, 0.5 * 0.0])
+    judge_alone = rescore(None, pooled, CarveConfig(rerank_depth=2, rerank_weight=1.0))
+    assert np.allclose(judge_alone, [0.0, 1.0, 0.0])
 
 
 def test_ablations_and_missing_views(rag):

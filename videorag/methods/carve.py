@@ -7,11 +7,14 @@
    ≤ `judge_words` words (inside the best transcript moment of the chunk, its best segment and
    neighbours; the best keyframe's caption: a judge reads a few sentences, not two minutes),
    a visual view by its keyframes. Each chunk keeps its best-scoring
-   view; chunks are ranked by that score. Scores meet on one scale: the reranker's, min-max
-   normalised over everything it judged; a candidate it did not judge (frames, for a text-only
-   reranker such as the offline default; or below the rerank depth) keeps its retriever's score
-   min-max normalised over that view's pool, times `unjudged_weight` (0.5): without a judgement,
-   a view's top chunk should not tie with the judged best.
+   view; chunks are ranked by that score. Scores meet on one scale: a retriever's score is
+   min-max normalised over its view's pool; a judged candidate's score is `rerank_weight` (0.5)
+   of the reranker's, min-max normalised over everything it judged, plus the rest of its own
+   (1 = the reranker alone, as in the paper: a weak judge such as the offline bi-encoder then
+   undoes good retrieval — measured in `results/carve/`); a candidate it did not judge (frames,
+   for a text-only reranker such as the offline default; or below the rerank depth) keeps its
+   own score times `unjudged_weight` (0.5): without a judgement, a view's top chunk should not
+   tie with the judged best.
 3. Ablations (`CarveConfig`): `views` (a single view), `rerank=False` (pooling without
    reranking), `choose=False` (a chunk's views averaged instead of its best one kept).
 
@@ -95,7 +98,7 @@ def rescore(qc, pooled: list[Candidate], cfg) -> np.ndarray:
     raw = np.full(len(pooled), np.nan)
     raw[depth] = _reranker(cfg.reranker).score(qc, [passage(qc, pooled[i], cfg.judge_words) for i in depth])
     judged = ~np.isnan(raw)
-    own[judged] = _scaled(raw[judged])
+    own[judged] = (1 - cfg.rerank_weight) * own[judged] + cfg.rerank_weight * _scaled(raw[judged])
     own[~judged] *= cfg.unjudged_weight
     return own
 

@@ -32,6 +32,12 @@ def _model():
     return _MODEL
 
 
+def forget() -> None:
+    """Drops the cached passage vectors (a benchmark's runs each start cold)."""
+    with _LOCK:
+        _VECTORS.clear()
+
+
 class E5Reranker(ScoringReranker):
     name = "e5"
 
