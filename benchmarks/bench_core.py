@@ -38,7 +38,10 @@ def sentence(rng: random.Random, topic: str) -> str:
             f"{rng.choice(EXTRAS)}, then {rng.choice(VERBS)} {rng.choice(THINGS)}.")
 
 
-def bench_ingest(out: Path, minutes: float = 10.0) -> dict:
+def ingest_videos(out: Path, minutes: float = 10.0) -> tuple[Path, int, float]:
+    """≥ `minutes` of narrated how-tos under OUT/ingest-videos (rendered once): (folder, count, seconds)."""
+    from videorag.ingest.decode import probe
+
     rng = random.Random(0)
     folder = out / "ingest-videos"
     folder.mkdir(parents=True, exist_ok=True)
@@ -49,10 +52,13 @@ def bench_ingest(out: Path, minutes: float = 10.0) -> dict:
         howto = HowTo(f"h{n}", f"How to fix a {topic}", tuple(sentence(rng, topic) for _ in range(14)))
         if not path.exists():
             render(howto, path, fps=30, size=(640, 360), gop=250)
-        from videorag.ingest.decode import probe
-
         total += probe(path).duration
         n += 1
+    return folder, n, total
+
+
+def bench_ingest(out: Path, minutes: float = 10.0) -> dict:
+    folder, n, total = ingest_videos(out, minutes)
     index_dir = out / "ingest-index"
     import shutil
 

@@ -88,6 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also caption every sampled frame: ocr (on-screen text, offline) | openai (a VLM server)")
     p.add_argument("--caption-model", default=None, metavar="MODEL",
                    help="ocr: Tesseract language (default eng); openai: the server's model")
+    p.add_argument("--engine", default=None, choices=("local", "ray"),
+                   help="local: this process (default); ray: Ray Data actors on a Ray cluster (pip install 'videorag[ray]')")
+    p.add_argument("--address", default=None, metavar="ADDRESS",
+                   help="--engine ray: the cluster (ray://host:10001, auto); default: start Ray on this machine")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="--engine ray: actors building videos, each loading the models once (default: one per CPU)")
     _common(p)
     _wait_option(p)
     p = sub.add_parser("remove", help="drop videos (by id or path) from the index")
@@ -176,7 +182,9 @@ def make_config(args: argparse.Namespace) -> Config:
     ingest = IngestConfig(fps=_opt(args, "fps", IngestConfig.fps), asr_model=_opt(args, "asr_model", None),
                           chunk_seconds=_opt(args, "chunk_seconds", IngestConfig.chunk_seconds),
                           visual=_opt(args, "visual", None), visual_model=_opt(args, "visual_model", None),
-                          captioner=_opt(args, "captions", None), caption_model=_opt(args, "caption_model", None))
+                          captioner=_opt(args, "captions", None), caption_model=_opt(args, "caption_model", None),
+                          engine=_opt(args, "engine", "local"), ray_address=_opt(args, "address", None),
+                          ray_workers=_opt(args, "workers", None))
     search = SearchConfig(fusion=_opt(args, "fusion", "alpha"), alpha=_opt(args, "alpha", SearchConfig.alpha),
                           method=_opt(args, "search_method", "textvideorag"),
                           visual_alpha=_opt(args, "visual_alpha", SearchConfig.visual_alpha),

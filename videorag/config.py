@@ -32,6 +32,10 @@ class IngestConfig:
     captioner: str | None = None      # frame captions (ocr | openai) stored in the index; None = off
     caption_model: str | None = None  # ocr: Tesseract language (default eng); openai: server model
     caption_base_url: str | None = None  # openai: server URL (default $OPENAI_BASE_URL)
+    engine: str = "local"             # local (this process) | ray (Ray Data on a cluster)
+    ray_address: str | None = None    # ray: the cluster (ray://host:10001, auto); None = start one here
+    ray_workers: int | None = None    # ray: actors building videos (each loads the models once);
+                                      # None = one per CPU of the cluster, at most one per video
 
     def __post_init__(self) -> None:
         if (self.caption_model or self.caption_base_url) and not self.captioner:
@@ -39,6 +43,8 @@ class IngestConfig:
                               f"({self.caption_base_url!r}) need `captioner` (ocr | openai), got None")
         for name in ("fps", "frame_max_side", "chunk_seconds", "max_segment_seconds"):
             _positive(name, getattr(self, name))
+        if self.ray_workers is not None:
+            _positive("ray_workers", self.ray_workers)
         if not 1 <= self.jpeg_quality <= 100:
             raise ConfigError(f"`jpeg_quality` must be in 1..100, got {self.jpeg_quality!r}")
         if self.frame_reduction not in ("kmeans", "uniform", "random"):

@@ -137,7 +137,6 @@ class VideoRAG:
     def add(self, paths: list[str | Path], progress=None, roots: tuple[Path, ...] | None = None) -> IngestReport:
         """Index files and folders; `progress(done, total, current, result)` follows the run;
         with `roots`, files and subtitles that resolve outside them (symlinks) are refused."""
-        from .ingest import Ingestor
         from .visual.represent import clip_label
 
         if self._index is None:
@@ -148,18 +147,24 @@ class VideoRAG:
         with self._index.writer():
             self._index.refresh()
             self._index.record_fingerprint(self._fingerprint())
-            cfg, visual = self.config.ingest, None
-            if cfg.visual:
+            cfg, meta = self.config.ingest, self._index.meta
+            if cfg.visual or self._index.has_visual:   # a visual index stays complete
                 visual = self.visual
-                self._index.enable_visual(cfg.visual, cfg.visual_model or "", visual.model_name, visual.dim,
-                                          clip_label(visual))
-            elif self._index.has_visual:  # keep a visual index complete
-                visual = self.visual
-                self._index.enable_visual(self._index.meta["visual_backend"], self._index.meta["visual_spec"],
-                                          visual.model_name, visual.dim, clip_label(visual))
-            net = self.frame_nets.get("retrieval") if visual is not None else None
-            return Ingestor(self._index, self.config, self.asr, self.embedder, visual, net,
-                            captioner=self.captioner, roots=roots).run(list(paths), progress)
+                backend, spec = ((cfg.visual, cfg.visual_model or "") if cfg.visual
+                                 else (meta["visual_backend"], meta["visual_spec"]))
+                self._index.enable_visual(backend, spec, visual.model_name, visual.dim, clip_label(visual))
+            return self.ingestor(roots).run(list(paths), progress)
+
+    def ingestor(self, roots: tuple[Path, ...] | None = None):
+        """The `Ingestor` of this index with its settings and models (a visual index stays
+        visual, a captioned one captioned). Writes nothing until its `run`."""
+        from .ingest import Ingestor
+
+        index = self._index if self._index is not None else self.index
+        visual = self.visual if self.config.ingest.visual or index.has_visual else None
+        net = self.frame_nets.get("retrieval") if visual is not None else None
+        return Ingestor(index, self.config, self.asr, self.embedder, visual, net, captioner=self.captioner,
+                        roots=roots)
 
     def remove(self, targets: list[str]) -> list[str]:
         """Drop videos given by id or by path; returns the ids removed."""

@@ -27,7 +27,7 @@ def by_status(report) -> dict[str, list]:
 
 
 def test_unreadable_file_is_reported_and_the_batch_goes_on(tmp_path, monkeypatch):
-    import videorag.ingest.pipeline as pipeline
+    import videorag.ingest.engines.local as pipeline
 
     videos = tiny_videos(tmp_path / "v", 3)
     real = pipeline.content_id

@@ -1,15 +1,15 @@
-"""Ingest: files → (subtitles | ASR) + frames (+ captions) + embeddings → index, one video at a time.
+"""Ingest: files → (subtitles | ASR) + frames (+ captions) + embeddings → index.
 
-Frame decoding of the next video runs in a worker thread while the current one is transcribed.
-A bad file is recorded in the report and skipped; a video becomes visible only once all its rows
-are written, so an interrupted run leaves a readable index and the next run finishes the job.
+An engine (`videorag.ingest.engines`: `local`, one video after another in this process; `ray`,
+on a Ray cluster) hashes the files and builds each video's record; this process alone writes
+them to the index, one video at a time. A bad file is recorded in the report and skipped; a
+video becomes visible only once all its rows are written, so an interrupted run leaves a
+readable index and the next run finishes the job.
 """
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -22,8 +22,9 @@ from ..index import VideoIndex, VideoRecord
 from ..names import path_text
 from ..types import FileResult, IngestReport, Segment
 from .chunking import bound_segments, window_chunks
-from .decode import MediaInfo, probe, sample_frames
+from .decode import MediaInfo, probe
 from .discover import content_id, find_videos, inside
+from .engines import create_engine
 from .subtitles import find_sidecar, read_subtitles
 
 log = logging.getLogger(__name__)
@@ -32,13 +33,6 @@ PARTIAL_SLACK = 3.0  # seconds of a stated duration that may go undecoded withou
 
 
 Progress = Callable[[int, int, str, "FileResult | None"], None]  # (done, total, current file, result)
-
-
-@dataclass
-class _Job:
-    path: Path
-    video_id: str
-    frames: Future
 
 
 def chunk_vectors(segments: list[Segment], vectors, chunks: list[Segment], seconds: float):
@@ -54,7 +48,7 @@ class Ingestor:
     """Indexes files into an index directory with the given (or default) ASR and embedder."""
 
     def __init__(self, index: VideoIndex, config: Config, asr, embedder, visual=None, retrieval_net=None,
-                 captioner=None, roots: tuple[Path, ...] | None = None):
+                 captioner=None, roots: tuple[Path, ...] | None = None, engine=None):
         self.index = index
         self.config = config
         self.asr = asr
@@ -63,6 +57,7 @@ class Ingestor:
         self.retrieval_net = retrieval_net  # learned frame-subset scorer, when trained
         self.captioner = captioner          # frame captioner, when captions are on
         self.roots = roots                  # when set (a server), files and subtitles must resolve inside
+        self.engine = engine or create_engine(config.ingest)
 
     def run(self, paths: list[str | Path], progress: Progress | None = None) -> IngestReport:
         """Index the files under `paths`, holding the index's writer lock for the whole run (a
@@ -86,37 +81,41 @@ class Ingestor:
                          for f in found.files if f not in files]
         todo = self._classify(files, report)
         bar = tqdm(total=len(todo), unit="video", disable=not self.config.show_progress, desc="indexing")
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="videorag-frames") as pool:
-            for done, job in enumerate(self._prefetch(todo, pool)):
-                bar.set_postfix_str(job.path.name[-40:], refresh=False)
-                progress(done, len(todo), path_text(job.path), None)
-                report.files.append(self._ingest_one(job))
-                progress(done + 1, len(todo), path_text(job.path), report.files[-1])
-                bar.update()
+        for done, (path, build) in enumerate(self.engine.build(self, todo) if todo else ()):
+            bar.set_postfix_str(path.name[-40:], refresh=False)
+            progress(done, len(todo), path_text(path), None)
+            record, result = build()
+            report.files.append(self._write(record, result) if record is not None else result)
+            progress(done + 1, len(todo), path_text(path), report.files[-1])
+            bar.update()
         bar.close()
         if todo:
             self.index.compact()
         return report
 
     def _classify(self, files: list[Path], report: IngestReport) -> list[tuple[Path, str]]:
-        """Skip unchanged files, relocate moved ones; return (path, video_id) still to ingest."""
+        """Skip unchanged files, relocate moved ones; return (path, video_id) still to ingest.
+        The files whose size or mtime changed are hashed by the engine."""
         rows = self.index.videos(["video_id", "path", "size", "mtime_ns"]).to_pylist()
         by_path = {r["path"]: r for r in rows}
         by_id = {r["video_id"]: r for r in rows}
-        todo, queued = [], set()
+        stats, todo, queued = {}, [], set()
         for path in files:
             try:
-                stat = path.stat()
-                known = by_path.get(path_text(path))
-                if known and (known["size"], known["mtime_ns"]) == (stat.st_size, stat.st_mtime_ns):
-                    report.files.append(FileResult(path_text(path), "unchanged", known["video_id"]))
-                    continue
-                video_id = content_id(path)
-            except OSError as exc:  # unreadable: report it, go on with the batch
-                report.files.append(FileResult(path_text(path), "failed", error=(
-                    f"{path_text(path)}: cannot be read ({exc.strerror or exc}); check its permissions")))
+                stats[path] = path.stat()
+            except OSError as exc:
+                report.files.append(_unreadable(path, exc))
                 continue
-            if video_id in by_id:
+            known = by_path.get(path_text(path))
+            if known and (known["size"], known["mtime_ns"]) == (stats[path].st_size, stats[path].st_mtime_ns):
+                report.files.append(FileResult(path_text(path), "unchanged", known["video_id"]))
+                del stats[path]
+        ids = self.engine.ids(list(stats)) if stats else {}
+        for path, stat in stats.items():
+            video_id = ids[path]
+            if isinstance(video_id, OSError):  # unreadable: report it, go on with the batch
+                report.files.append(_unreadable(path, video_id))
+            elif video_id in by_id:
                 report.files.append(self._relocate(path, stat, by_id[video_id]))
             elif video_id in queued:
                 report.files.append(FileResult(path_text(path), "unchanged", video_id,
@@ -133,54 +132,49 @@ class Ingestor:
         self.index.relocate(known["video_id"], new, stat.st_size, stat.st_mtime_ns)
         return FileResult(new, "moved" if old != new else "unchanged", known["video_id"])
 
-    def _prefetch(self, todo: list[tuple[Path, str]], pool: ThreadPoolExecutor) -> Iterator[_Job]:
-        cfg = self.config.ingest
-        submit = lambda p: pool.submit(sample_frames, p, cfg.fps, cfg.frame_max_side, cfg.jpeg_quality)  # noqa: E731
-        jobs = [_Job(p, v, submit(p)) for p, v in todo[:1]]
-        for i in range(len(todo)):
-            if i + 1 < len(todo):
-                path, vid = todo[i + 1]
-                jobs.append(_Job(path, vid, submit(path)))
-            yield jobs[i]
-            jobs[i] = None  # let the frames of a finished video be freed
-
-    def _ingest_one(self, job: _Job) -> FileResult:
-        """Build and write one video; every failure becomes the report's one line (logged only
-        in detail, so nothing is printed twice)."""
-        name = path_text(job.path)
+    def outcome(self, path: Path, video_id: str, frames: Callable[[], list]) -> tuple[VideoRecord | None, FileResult]:
+        """(record, its report line) for one video, or (None, the failure's line): every failure
+        becomes the report's one line (logged only in detail, so nothing is printed twice).
+        `frames()` gives its sampled frames (decoded ahead by the engine)."""
+        name = path_text(path)
         try:
-            record, warnings = self._build(job)
-            self.index.add(record)
-            return FileResult(name, "added", job.video_id, duration=record.duration, warnings=warnings)
+            record, warnings = self._build(path, video_id, frames)
+            return record, FileResult(name, "added", video_id, duration=record.duration, warnings=warnings)
         except VideoRAGError as exc:  # a bad file, or a backend (captioner server) failing on it
             log.info("skipped %s", exc)
-            return FileResult(name, "failed", job.video_id, error=path_text(str(exc)))
+            return None, FileResult(name, "failed", video_id, error=path_text(str(exc)))
         except Exception as exc:  # a bad file must never stop the batch
             log.info("unexpected failure on %s", name, exc_info=True)
-            return FileResult(name, "failed", job.video_id,
-                              error=f"{name}: unexpected {exc.__class__.__name__}: {path_text(str(exc))} "
-                                    "(please report this with the file's ffprobe output)")
+            return None, FileResult(name, "failed", video_id, error=_unexpected(name, exc))
 
-    def _build(self, job: _Job) -> tuple[VideoRecord, list[str]]:
+    def _write(self, record: VideoRecord, result: FileResult) -> FileResult:
+        try:
+            self.index.add(record)
+            return result
+        except Exception as exc:
+            log.info("could not write %s", result.path, exc_info=True)
+            return FileResult(result.path, "failed", record.video_id, error=_unexpected(result.path, exc))
+
+    def _build(self, path: Path, video_id: str, frames: Callable[[], list]) -> tuple[VideoRecord, list[str]]:
         cfg = self.config.ingest
-        info = probe(job.path)
-        segments, source, warnings = self._text(job.path, info)
+        info = probe(path)
+        segments, source, warnings = self._text(path, info)
         segments = bound_segments(segments, cfg.max_segment_seconds)
         chunks = window_chunks(segments, cfg.chunk_seconds, info.duration)
         segment_vectors = embed_long(self.embedder, [s.text for s in segments])
-        stat = job.path.stat()
-        frames = job.frames.result()
+        stat = path.stat()
+        sampled = frames()
         record = VideoRecord(
-            video_id=job.video_id, path=path_text(job.path), size=stat.st_size, mtime_ns=stat.st_mtime_ns,
+            video_id=video_id, path=path_text(path), size=stat.st_size, mtime_ns=stat.st_mtime_ns,
             duration=max(info.duration, segments[-1].end), source=source,
             segments=segments, segment_vectors=segment_vectors, chunks=chunks,
             chunk_vectors=chunk_vectors(segments, segment_vectors, chunks, cfg.chunk_seconds),
-            frames=frames)
+            frames=sampled)
         if self.visual is not None and record.frames:
             self._add_visual(record)
         if self.captioner is not None and record.frames:
             self._add_captions(record)
-        return record, warnings + partial_read(info, frames, cfg.fps)
+        return record, warnings + partial_read(info, sampled, cfg.fps)
 
     def _add_captions(self, record: VideoRecord) -> None:
         """Caption the sampled frames; identical caption texts are embedded once."""
@@ -230,6 +224,16 @@ def partial_read(info: MediaInfo, frames: list, fps: float) -> list[str]:
     if info.duration - read <= max(PARTIAL_SLACK, 0.05 * info.duration):
         return []
     return [f"only {read:.1f} s of the stated {info.duration:.1f} s could be decoded (truncated file?)"]
+
+
+def _unreadable(path: Path, exc: OSError) -> FileResult:
+    return FileResult(path_text(path), "failed", error=(
+        f"{path_text(path)}: cannot be read ({exc.strerror or exc}); check its permissions"))
+
+
+def _unexpected(name: str, exc: Exception) -> str:
+    return (f"{name}: unexpected {exc.__class__.__name__}: {path_text(str(exc))} "
+            "(please report this with the file's ffprobe output)")
 
 
 def _same_content(path: Path, video_id: str) -> bool:
