@@ -11,7 +11,9 @@ folder (one machine, or a shared filesystem) under the same paths.
 from __future__ import annotations
 
 import logging
+import os
 import pickle
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,8 +40,9 @@ class RayEngine:
         workers = self.config.ray_workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         items = [{"path": str(p), "video_id": v} for p, v in todo]
         built = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(
-            _Builder, batch_size=1, num_cpus=1, concurrency=min(workers, len(items)),
-            fn_constructor_args=(str(ingestor.index.path), ingestor.config, ingestor.roots))
+            _builder(str(ingestor.index.path), ingestor.config, ingestor.roots), batch_size=1, num_cpus=1,
+            compute=ray.data.ActorPoolStrategy(size=min(workers, len(items))),
+            runtime_env={"env_vars": {"OMP_NUM_THREADS": _omp_threads()}})
         for row in built.iter_rows():
             yield Path(row["path"]), lambda r=row: (pickle.loads(r["record"]), pickle.loads(r["result"]))
 
@@ -47,10 +50,21 @@ class RayEngine:
         ray = require("ray", "ray")
         if not ray.is_initialized():
             log.info("starting Ray (address %s)", self.config.ray_address or "local")
-            ray.init(address=self.config.ray_address, include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
-            ray.data.DataContext.get_current().enable_progress_bars = False
+            with warnings.catch_warnings():   # lancedb warns at any fork; Ray's fork only execs
+                warnings.filterwarnings("ignore", "lancedb fork support", RuntimeWarning)
+                ray.init(address=self.config.ray_address, include_dashboard=False, log_to_driver=False,
+                         configure_logging=False)
+        context = ray.data.DataContext.get_current()
+        context.enable_progress_bars = False   # the Ingestor's own bar counts the videos
+        logging.getLogger("ray.data").setLevel(logging.WARNING)
         return ray
+
+
+def _omp_threads() -> str:
+    """The OpenMP threads of this process for the workers too (Ray would set 1): Whisper's
+    timestamps change with the thread count (measured: a segment starting at 5.44 s with 2
+    threads starts at 4.48 s with 1), so the same count gives the local engine's transcripts."""
+    return os.environ.get("OMP_NUM_THREADS") or str(os.cpu_count() or 1)
 
 
 def _hash(row: dict) -> dict:
@@ -60,6 +74,17 @@ def _hash(row: dict) -> dict:
         return {"path": row["path"], "id": content_id(Path(row["path"])), "error": ""}
     except OSError as exc:
         return {"path": row["path"], "id": "", "error": exc.strerror or str(exc)}
+
+
+def _builder(index_dir: str, config, roots) -> type:
+    """The actor class, its settings in its closure (shipped with the class, not as constructor
+    arguments in the object store, which Ray cannot restore when it restarts an actor)."""
+
+    class Builder(_Builder):
+        def __init__(self):
+            super().__init__(index_dir, config, roots)
+
+    return Builder
 
 
 class _Builder:
