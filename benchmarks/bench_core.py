@@ -38,27 +38,30 @@ def sentence(rng: random.Random, topic: str) -> str:
             f"{rng.choice(EXTRAS)}, then {rng.choice(VERBS)} {rng.choice(THINGS)}.")
 
 
-def ingest_videos(out: Path, minutes: float = 10.0) -> tuple[Path, int, float]:
-    """≥ `minutes` of narrated how-tos under OUT/ingest-videos (rendered once): (folder, count, seconds)."""
+def ingest_videos(out: Path, minutes: float = 10.0) -> tuple[Path, dict[str, str], float]:
+    """≥ `minutes` of narrated how-tos under OUT/ingest-videos (rendered once):
+    (folder, {file name: the narrated script}, seconds)."""
     from videorag.ingest.decode import probe
 
     rng = random.Random(0)
     folder = out / "ingest-videos"
     folder.mkdir(parents=True, exist_ok=True)
-    total, n = 0.0, 0
+    total, scripts = 0.0, {}
     while total < minutes * 60:
+        n = len(scripts)
         topic = TOPICS[n % len(TOPICS)]
         path = folder / f"howto-{n:02d}.mp4"
         howto = HowTo(f"h{n}", f"How to fix a {topic}", tuple(sentence(rng, topic) for _ in range(14)))
         if not path.exists():
             render(howto, path, fps=30, size=(640, 360), gop=250)
         total += probe(path).duration
-        n += 1
-    return folder, n, total
+        scripts[path.name] = " ".join(howto.steps)
+    return folder, scripts, total
 
 
 def bench_ingest(out: Path, minutes: float = 10.0) -> dict:
-    folder, n, total = ingest_videos(out, minutes)
+    folder, scripts, total = ingest_videos(out, minutes)
+    n = len(scripts)
     index_dir = out / "ingest-index"
     import shutil
 

@@ -40,8 +40,8 @@ class RayEngine:
         workers = self.config.ray_workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         items = [{"path": str(p), "video_id": v} for p, v in todo]
         built = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(
-            _builder(str(ingestor.index.path), ingestor.config, ingestor.roots), batch_size=1, num_cpus=1,
-            compute=ray.data.ActorPoolStrategy(size=min(workers, len(items))),
+            _Builder, batch_size=1, num_cpus=1, compute=ray.data.ActorPoolStrategy(size=min(workers, len(items))),
+            fn_constructor_args=(str(ingestor.index.path), ingestor.config, ingestor.roots),
             runtime_env={"env_vars": {"OMP_NUM_THREADS": _omp_threads()}})
         for row in built.iter_rows():
             yield Path(row["path"]), lambda r=row: (pickle.loads(r["record"]), pickle.loads(r["result"]))
@@ -54,9 +54,8 @@ class RayEngine:
                 warnings.filterwarnings("ignore", "lancedb fork support", RuntimeWarning)
                 ray.init(address=self.config.ray_address, include_dashboard=False, log_to_driver=False,
                          configure_logging=False)
-        context = ray.data.DataContext.get_current()
-        context.enable_progress_bars = False   # the Ingestor's own bar counts the videos
-        logging.getLogger("ray.data").setLevel(logging.WARNING)
+        logging.getLogger("ray.data").setLevel(logging.ERROR)   # the Ingestor's own bar counts the videos
+        ray.data.DataContext.get_current().enable_progress_bars = False
         return ray
 
 
@@ -74,17 +73,6 @@ def _hash(row: dict) -> dict:
         return {"path": row["path"], "id": content_id(Path(row["path"])), "error": ""}
     except OSError as exc:
         return {"path": row["path"], "id": "", "error": exc.strerror or str(exc)}
-
-
-def _builder(index_dir: str, config, roots) -> type:
-    """The actor class, its settings in its closure (shipped with the class, not as constructor
-    arguments in the object store, which Ray cannot restore when it restarts an actor)."""
-
-    class Builder(_Builder):
-        def __init__(self):
-            super().__init__(index_dir, config, roots)
-
-    return Builder
 
 
 class _Builder:
