@@ -138,3 +138,18 @@ def test_whisper_threads_respect_an_openmp_thread_limit(monkeypatch):
     assert cpu_threads() == (os.cpu_count() or 1)
     monkeypatch.delenv("OMP_THREAD_LIMIT")
     assert cpu_threads() == (os.cpu_count() or 1)
+
+
+def test_whisper_is_seeded_before_every_window_so_a_transcript_depends_on_its_audio_alone(
+        asr, short_video, monkeypatch):
+    import ctranslate2
+
+    path, _ = short_video
+    first = asr.transcribe(str(path))
+    seeds = []
+    real = ctranslate2.set_random_seed
+    monkeypatch.setattr(ctranslate2, "set_random_seed", lambda seed: (seeds.append(seed), real(seed)))
+    real(12345)   # another state, as after other videos
+    again = asr.transcribe(str(path))
+    assert seeds and set(seeds) == {0}
+    assert [(s.start, s.end, s.text) for s in again] == [(s.start, s.end, s.text) for s in first]

@@ -39,6 +39,15 @@ def _table(rag, name: str, columns: list[str]) -> list[dict]:
     return sorted(rows, key=lambda r: tuple(str(r[c]) for c in columns))
 
 
+def test_an_unreachable_cluster_is_a_clear_error(tmp_path, videos):
+    from videorag.errors import ConfigError
+
+    ray.shutdown()
+    rag = VideoRAG(tmp_path / "ray", Config(ingest=IngestConfig(engine="ray", ray_address="auto")))
+    with pytest.raises(ConfigError, match="cannot start or reach Ray at auto.*--address"):
+        rag.add([videos])
+
+
 @pytest.mark.slow
 def test_ray_engine_builds_the_index_the_local_engine_builds(tmp_path, videos, make_rag, ray_runtime):
     local = make_rag(tmp_path / "local")

@@ -1,7 +1,11 @@
 """ASR with faster-whisper (CTranslate2), greedy decoding, int8 on CPU.
 
 The audio goes to the model in windows of at most `window_seconds` (see `audio.audio_windows`),
-so memory stays bounded whatever the video's length.
+so memory stays bounded whatever the video's length. When a window's greedy text looks wrong
+(too repetitive, too unlikely), Whisper decodes it again by sampling at rising temperatures;
+CTranslate2's random generator is seeded before every window, so a video's transcript depends
+on its audio alone — not on the videos transcribed before it in the process, nor on the process
+(measured: unseeded, one video came out at 0.12 or 0.47 word error rate from run to run).
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from ..types import Segment
 from .audio import WINDOW_SECONDS, audio_windows
 
 log = logging.getLogger(__name__)
+SEED = 0   # of the sampling Whisper falls back to
 
 
 class FasterWhisperASR:
@@ -39,10 +44,13 @@ class FasterWhisperASR:
                                        cpu_threads=cpu_threads())
 
     def transcribe(self, path: str) -> list[Segment]:
+        import ctranslate2
+
         self.warm_up()
         segments = []
         try:
             for start, audio in audio_windows(path, self.window_seconds):
+                ctranslate2.set_random_seed(SEED)
                 pieces, _ = self._model.transcribe(
                     audio, language=self.language, beam_size=self.beam_size,
                     condition_on_previous_text=False, vad_filter=False)

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ...config import IngestConfig
+from ...errors import ConfigError
 from ...registry import require
 
 log = logging.getLogger(__name__)
@@ -50,10 +51,15 @@ class RayEngine:
         ray = require("ray", "ray")
         if not ray.is_initialized():
             log.info("starting Ray (address %s)", self.config.ray_address or "local")
-            with warnings.catch_warnings():   # lancedb warns at any fork; Ray's fork only execs
-                warnings.filterwarnings("ignore", "lancedb fork support", RuntimeWarning)
-                ray.init(address=self.config.ray_address, include_dashboard=False, log_to_driver=False,
-                         configure_logging=False)
+            try:
+                with warnings.catch_warnings():   # lancedb warns at any fork; Ray's fork only execs
+                    warnings.filterwarnings("ignore", "lancedb fork support", RuntimeWarning)
+                    ray.init(address=self.config.ray_address, include_dashboard=False, log_to_driver=False,
+                             configure_logging=False)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise ConfigError(f"cannot start or reach Ray at {self.config.ray_address or 'this machine'}: {exc}",
+                                  "check --address (ray://HOST:10001, or auto for a cluster started with "
+                                  "`ray start --head`), or leave it out to run Ray here") from exc
         logging.getLogger("ray.data").setLevel(logging.ERROR)   # the Ingestor's own bar counts the videos
         ray.data.DataContext.get_current().enable_progress_bars = False
         return ray
