@@ -60,8 +60,7 @@ class RayEngine:
                 raise ConfigError(f"cannot start or reach Ray at {self.config.ray_address or 'this machine'}: {exc}",
                                   "check --address (ray://HOST:10001, or auto for a cluster started with "
                                   "`ray start --head`), or leave it out to run Ray here") from exc
-        logging.getLogger("ray.data").setLevel(logging.ERROR)   # the Ingestor's own bar counts the videos
-        ray.data.DataContext.get_current().enable_progress_bars = False
+        ray.data.DataContext.get_current().enable_progress_bars = False   # the Ingestor's bar counts videos
         return ray
 
 
