@@ -61,6 +61,9 @@ class RayEngine:
                                   "check --address (ray://HOST:10001, or auto for a cluster started with "
                                   "`ray start --head`), or leave it out to run Ray here") from exc
         ray.data.DataContext.get_current().enable_progress_bars = False   # the Ingestor's bar counts videos
+        for handler in logging.getLogger("ray.data").handlers:   # Ray Data's console: warnings, not its plans
+            if not isinstance(handler, logging.FileHandler):
+                handler.setLevel(logging.ERROR)
         return ray
 
 
