@@ -22,7 +22,7 @@ from ..index import VideoIndex, VideoRecord
 from ..names import path_text
 from ..types import FileResult, IngestReport, Segment
 from .chunking import bound_segments, window_chunks
-from .decode import MediaInfo, probe
+from .decode import MediaInfo, probe, sample_frames
 from .discover import content_id, find_videos, inside
 from .engines import create_engine
 from .subtitles import find_sidecar, read_subtitles
@@ -48,7 +48,7 @@ class Ingestor:
     """Indexes files into an index directory with the given (or default) ASR and embedder."""
 
     def __init__(self, index: VideoIndex, config: Config, asr, embedder, visual=None, retrieval_net=None,
-                 captioner=None, roots: tuple[Path, ...] | None = None, engine=None):
+                 captioner=None, roots: tuple[Path, ...] | None = None):
         self.index = index
         self.config = config
         self.asr = asr
@@ -57,7 +57,7 @@ class Ingestor:
         self.retrieval_net = retrieval_net  # learned frame-subset scorer, when trained
         self.captioner = captioner          # frame captioner, when captions are on
         self.roots = roots                  # when set (a server), files and subtitles must resolve inside
-        self.engine = engine or create_engine(config.ingest)
+        self.engine = create_engine(config.ingest)
 
     def run(self, paths: list[str | Path], progress: Progress | None = None) -> IngestReport:
         """Index the files under `paths`, holding the index's writer lock for the whole run (a
@@ -102,14 +102,15 @@ class Ingestor:
         stats, todo, queued = {}, [], set()
         for path in files:
             try:
-                stats[path] = path.stat()
+                stat = path.stat()
             except OSError as exc:
                 report.files.append(_unreadable(path, exc))
                 continue
             known = by_path.get(path_text(path))
-            if known and (known["size"], known["mtime_ns"]) == (stats[path].st_size, stats[path].st_mtime_ns):
+            if known and (known["size"], known["mtime_ns"]) == (stat.st_size, stat.st_mtime_ns):
                 report.files.append(FileResult(path_text(path), "unchanged", known["video_id"]))
-                del stats[path]
+            else:
+                stats[path] = stat
         ids = self.engine.ids(list(stats)) if stats else {}
         for path, stat in stats.items():
             video_id = ids[path]
@@ -146,6 +147,11 @@ class Ingestor:
         except Exception as exc:  # a bad file must never stop the batch
             log.info("unexpected failure on %s", name, exc_info=True)
             return None, FileResult(name, "failed", video_id, error=_unexpected(name, exc))
+
+    def frames(self, path: Path) -> list:
+        """The video's frames sampled as the index wants them (what engines decode ahead)."""
+        cfg = self.config.ingest
+        return sample_frames(path, cfg.fps, cfg.frame_max_side, cfg.jpeg_quality)
 
     def _write(self, record: VideoRecord, result: FileResult) -> FileResult:
         try:

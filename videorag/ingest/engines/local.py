@@ -7,7 +7,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ...config import IngestConfig
-from ..decode import sample_frames
 from ..discover import content_id
 
 
@@ -21,10 +20,8 @@ class LocalEngine:
         return {path: _content_id(path) for path in paths}
 
     def build(self, ingestor, todo: list[tuple[Path, str]]) -> Iterator[tuple[Path, object]]:
-        cfg = self.config
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="videorag-frames") as pool:
-            submit = lambda path: pool.submit(sample_frames, path, cfg.fps, cfg.frame_max_side,  # noqa: E731
-                                              cfg.jpeg_quality)
+            submit = lambda path: pool.submit(ingestor.frames, path)  # noqa: E731
             ahead = submit(todo[0][0]) if todo else None
             for i, (path, video_id) in enumerate(todo):
                 frames, ahead = ahead, submit(todo[i + 1][0]) if i + 1 < len(todo) else None

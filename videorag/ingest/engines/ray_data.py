@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import pickle
+from functools import partial
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -92,12 +93,9 @@ class _Builder:
         self.ingestor = VideoRAG(index_dir, config).ingestor(roots)
 
     def __call__(self, batch: dict) -> dict:
-        from ..decode import sample_frames
-
-        cfg, out = self.ingestor.config.ingest, {"path": [], "record": [], "result": []}
+        out = {"path": [], "record": [], "result": []}
         for path, video_id in zip(batch["path"], batch["video_id"]):
-            frames = lambda p=Path(path): sample_frames(p, cfg.fps, cfg.frame_max_side, cfg.jpeg_quality)  # noqa: E731
-            record, result = self.ingestor.outcome(Path(path), str(video_id), frames)
+            record, result = self.ingestor.outcome(Path(path), str(video_id), partial(self.ingestor.frames, Path(path)))
             out["path"].append(str(path))
             out["record"].append(pickle.dumps(record))
             out["result"].append(pickle.dumps(result))
