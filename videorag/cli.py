@@ -21,7 +21,9 @@ DEFAULT_INDEX = "videorag-index"
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--index", default=DEFAULT_INDEX, metavar="DIR",
                         help=f"index directory (default: ./{DEFAULT_INDEX})")
-    parser.add_argument("--embed-backend", default="sentence-transformers", help="text embedder backend")
+    parser.add_argument("--embed-backend", default=None,
+                        help="text embedder backend (default: sentence-transformers to index; queries on "
+                             "its ONNX export when installed); given, it embeds queries too")
     parser.add_argument("--embed-model", default=None, help="text embedding model: local path or hub id")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
 
@@ -104,8 +106,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repair", action="store_true", help="fix what is found (removes incomplete videos)")
     _wait_option(p)
     _common(p)
-    p = sub.add_parser("info", help="what is indexed, sizes, models")
+    p = sub.add_parser("info", help="what is indexed, sizes, models, the search snapshot's state")
     p.add_argument("--json", action="store_true")
+    _common(p)
+    p = sub.add_parser("optimize", help="compact the index and rebuild its search snapshot and ANN indexes")
+    p.add_argument("--ann-min-rows", type=positive_int, default=SearchConfig.ann_min_rows, metavar="N",
+                   help="levels with this many units get an ANN index (default %(default)s)")
+    _wait_option(p)
     _common(p)
     p = sub.add_parser("search", help="best videos for a query, each at its best moment")
     p.add_argument("query")
@@ -187,13 +194,15 @@ def make_config(args: argparse.Namespace) -> Config:
                           ray_workers=_opt(args, "workers", None))
     search = SearchConfig(fusion=_opt(args, "fusion", "alpha"), alpha=_opt(args, "alpha", SearchConfig.alpha),
                           method=_opt(args, "search_method", "textvideorag"),
+                          ann_min_rows=_opt(args, "ann_min_rows", SearchConfig.ann_min_rows),
                           visual_alpha=_opt(args, "visual_alpha", SearchConfig.visual_alpha),
                           moments=MomentConfig(reranker=_opt(args, "rerank", None)), carve=carve_config(args))
     generate = GenerateConfig(backend=_opt(args, "generator", "extractive"), model=_opt(args, "model", None),
                               base_url=_opt(args, "base_url", None), videos=_opt(args, "videos", 1),
                               frames_per_video=_opt(args, "frames", GenerateConfig.frames_per_video),
                               max_tokens=_opt(args, "max_tokens", GenerateConfig.max_tokens))
-    embed = EmbedConfig(backend=_opt(args, "embed_backend", "sentence-transformers"),
+    backend = _opt(args, "embed_backend", None)
+    embed = EmbedConfig(backend=backend or EmbedConfig.backend, query_backend=backend or EmbedConfig.query_backend,
                         model=_opt(args, "embed_model", None))
     return Config(ingest=ingest, embed=embed, search=search, generate=generate,
                   show_progress=sys.stderr.isatty(), lock_wait=_opt(args, "wait", None))
@@ -259,6 +268,18 @@ def cmd_info(rag, args) -> int:
           f"disk    {stats['disk_bytes'] / 1e6:.1f} MB")
     for key, value in stats["models"].items():
         print(f"model   {key} = {value}")
+    search = stats["search"]
+    print(f"search  snapshot {search['snapshot']}" + (f", made {search['made']}" if "made" in search else ""))
+    for name, level in search.get("levels", {}).items():
+        print(f"search  {name}: {level['rows']} rows, {level['index']}")
+    return EXIT_OK
+
+
+def cmd_optimize(rag, args) -> int:
+    found = rag.optimize()
+    levels = ", ".join(f"{name} {level['rows']} ({level['ann']['kind'] if level['ann'] else 'exact'})"
+                       for name, level in found["levels"].items())
+    print(f"compacted; search snapshot rebuilt in {found['seconds']:.1f} s: {levels}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -339,7 +360,8 @@ def cmd_mcp(rag, args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"index": cmd_index, "remove": cmd_remove, "check": cmd_check, "info": cmd_info, "search": cmd_search,
+COMMANDS = {"index": cmd_index, "remove": cmd_remove, "check": cmd_check, "info": cmd_info, "optimize": cmd_optimize,
+            "search": cmd_search,
             "ask": cmd_ask, "train-frame-selector": cmd_train_frame_selector, "serve": cmd_serve, "mcp": cmd_mcp}
 
 

@@ -63,6 +63,8 @@ class IngestConfig:
 class EmbedConfig:
     backend: str = "sentence-transformers"
     model: str | None = None          # path or hub name; None = bundled all-MiniLM-L6-v2
+    query_backend: str = "auto"       # embeds queries; "auto": the bundled model on ONNX Runtime when
+                                      # installed (no torch at search time), else `backend`
     batch_size: int = 64
     device: str | None = None         # None = let the backend choose
 
@@ -177,6 +179,8 @@ class SearchConfig:
     alpha: float = 0.6                # weight of the dense score in α fusion
     rrf_k: int = 60
     candidates: int = 300             # per-retriever candidate pool before fusion
+    ann_min_rows: int = 100_000       # levels this large get an ANN (IVF) index in the search snapshot
+    ann_probes: int = 32              # IVF cells searched per query (more: higher recall, slower)
     segment_weight: float = 0.5       # video score = mix of best segment, chunk and whole-video
     chunk_weight: float = 0.3
     video_weight: float = 0.2
@@ -190,6 +194,8 @@ class SearchConfig:
     def __post_init__(self) -> None:
         _positive("top_k", self.top_k)
         _positive("candidates", self.candidates)
+        _positive("ann_min_rows", self.ann_min_rows)
+        _positive("ann_probes", self.ann_probes)
         _positive("frames", self.frames)
         _positive("first_stage", self.first_stage)
         if self.fusion not in ("alpha", "rrf"):

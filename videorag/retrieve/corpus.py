@@ -1,13 +1,17 @@
-"""In-memory search corpus: three levels of text units (segment, chunk, whole video), each with
-embeddings and a BM25 model, items grouped by video so per-video maxima are one reduce."""
+"""Search corpus: three levels of text units (segment, chunk, whole video), each with embeddings,
+a BM25 model and, on large levels, an ANN index; items grouped by video so per-video maxima are
+one reduce. Built from the index (`Corpus.from_index`) or memory-mapped from its search snapshot
+(`videorag.retrieve.snapshot`)."""
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
 from .bm25 import BM25
+from .ivf import IVF
 from .text import bigrams
 
 
@@ -19,11 +23,12 @@ class Level:
     owner: np.ndarray        # (n,) int32
     starts: np.ndarray       # (n,) float64
     ends: np.ndarray         # (n,) float64
-    texts: list[str]
+    texts: Sequence[str]
     vectors: np.ndarray      # (n, dim) float32, unit rows
     bm25: BM25
     block_starts: np.ndarray  # first item of each video's block
     block_owner: np.ndarray   # owner of each block
+    ann: IVF | None = None    # approximate nearest neighbours (large levels of a snapshot)
 
     @classmethod
     def build(cls, owner, starts, ends, texts, vectors) -> "Level":
@@ -37,6 +42,20 @@ class Level:
 
     def __len__(self) -> int:
         return len(self.texts)
+
+    def similarity(self, query: np.ndarray, probes: int) -> np.ndarray:
+        """Cosine of every item to `query`: exact, or with an ANN index exact over the items it
+        finds and their lowest score for the rest (after min-max they rank below every candidate)."""
+        if self.ann is None:
+            return np.asarray(self.vectors @ query)
+        rows, scores = self.ann.search(query, probes)
+        out = np.full(len(self), scores.min() if len(scores) else 0.0, np.float32)
+        out[rows] = scores
+        return out
+
+    def span_similarity(self, query: np.ndarray, lo: int, hi: int) -> np.ndarray:
+        """Exact cosine of items lo..hi-1 (one video's) to `query`."""
+        return np.asarray(self.vectors[lo:hi] @ query)
 
     def per_video_max(self, scores: np.ndarray, n_videos: int) -> np.ndarray:
         out = np.zeros(n_videos, np.float32)
@@ -63,7 +82,12 @@ class Corpus:
     chunks: Level
     videos: Level
     visual: np.ndarray | None = None  # (videos, visual dim) frame-based vectors; zero rows = none
-    source: object = None             # the VideoIndex it was read from (for frames and captions)
+    opener: Callable | None = None    # opens the VideoIndex it was read from (frames, captions)
+
+    @cached_property
+    def source(self):
+        """The VideoIndex (opened on first use), None for a corpus without one."""
+        return self.opener() if self.opener is not None else None
 
     @cached_property
     def captions(self) -> Level | None:
@@ -109,7 +133,8 @@ class Corpus:
             visual = np.zeros((len(ids), index.meta["visual_dim"]), np.float32)
             for video_id, vector in vectors.items():
                 visual[row[video_id]] = vector
-        return cls(ids, videos["path"].to_pylist(), levels["segment"], levels["chunk"], whole, visual, index)
+        return cls(ids, videos["path"].to_pylist(), levels["segment"], levels["chunk"], whole, visual,
+                   lambda: index)
 
 
 def _vectors(column, dim: int) -> np.ndarray:

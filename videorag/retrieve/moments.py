@@ -49,7 +49,7 @@ def own_relevance(qc, video: int, lo: int, hi: int, cfg: MomentConfig) -> tuple[
     without it). The discount ranks peaks; widening uses the plain score, since the discount
     lifts off-topic chatter relative to on-topic lines that do not answer."""
     level = qc.corpus.segments
-    dense = qc.dense(level)[lo:hi]
+    dense = qc.dense_span(level, lo, hi)
     lexical = np.zeros(hi - lo)
     if cfg.lexical_weight and hi - lo > 1:
         lexical = minmax(level.bm25.local_scores(lo, hi, qc.query.text))

@@ -67,7 +67,16 @@ class QueryContext:
         return self.memo("visual", lambda: visual.embed_texts([self.query.text])[0])
 
     def dense(self, level: Level, text: str | None = None) -> np.ndarray:
-        return self.memo(("dense", id(level), text), lambda: level.vectors @ self.vector(text))
+        """Every item's similarity to the query (approximate past `ann_min_rows`: see
+        `Level.similarity`); for scores inside one video use `dense_span`."""
+        return self.memo(("dense", id(level), text),
+                         lambda: level.similarity(self.vector(text), self.config.ann_probes))
+
+    def dense_span(self, level: Level, lo: int, hi: int) -> np.ndarray:
+        """Exact similarities of items lo..hi-1 (one video's) to the query."""
+        if level.ann is None:
+            return self.dense(level)[lo:hi]
+        return level.span_similarity(self.vector(), lo, hi)
 
     def lexical(self, level: Level) -> np.ndarray:
         return self.memo(("bm25", id(level)), lambda: level.bm25.scores(self.query.text))
@@ -80,7 +89,12 @@ class Searcher:
         self.corpus = corpus
         self.embedder = embedder
         self.visual = visual
-        self.index = index
+        self._index = index
+
+    @property
+    def index(self):
+        """The VideoIndex behind the corpus (opened on first use when the corpus is a snapshot)."""
+        return self._index if self._index is not None else self.corpus.source
 
     def context(self, query: Query | str, config: SearchConfig) -> QueryContext:
         return QueryContext(self, Query(query) if isinstance(query, str) else query, config)

@@ -1,0 +1,242 @@
+"""Scale benchmark (issue: search served from the index on disk at 1M segments).
+
+1. build an index of N segments (default 1,000,000: 20,000 videos × 50 six-second segments of
+   generated how-to text, `bench_core`'s generator; vectors clustered the way real embeddings
+   are — topic centres, each video near its topic, each segment near its video; chunks the mean
+   of their segments) and its search snapshot (IVF on the segment level); report build times and
+   size on disk;
+2. in a new process: open + first query, warm p50 / p95 of the default method (`textvideorag`,
+   plain search) and of `--moments` search, peak RSS. Queries are synthetic vectors (a segment's
+   vector plus noise: a paraphrase), so the search runs through the real searcher without a model;
+   the real query embedder's time is measured apart (`embed_ms`);
+3. recall@10 of the IVF path against exact search on the same vectors, for several probe counts;
+4. today's in-memory path (`Corpus.from_index`: read every unit, build BM25 in Python) at the
+   same size, in a new process: seconds and peak RSS;
+5. a cold `videorag search` process on a small index (the demo corpus), CPU seconds, median of 5,
+   with the ONNX query embedder and with the default one.
+
+Usage: python benchmarks/bench_scale.py [--out bench-results] [--segments 1000000]
+       [--skip build,serve,recall,memory,cli]
+Prints figures and writes OUT/scale.json.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_core import THINGS, TOPICS, VERBS, sentence  # noqa: E402
+
+DIM = 384
+PER_VIDEO = 50
+MODEL = "synthetic-clustered-384"
+
+
+class QueryVectors:
+    """The query embedder of this benchmark: a query text names a segment ("q:ROW") and gets
+    that segment's vector plus noise; any other text a random unit vector."""
+
+    model_name, dim, max_words = MODEL, DIM, 160
+
+    def __init__(self, vectors: np.ndarray, noise: float = 0.5, seed: int = 0):
+        self.vectors, self.noise, self.rng = vectors, noise, np.random.default_rng(seed)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = []
+        for text in texts:
+            base = self.vectors[int(text.split(":")[1].split()[0])] if text.startswith("q:") else 0
+            out.append(_unit(base + self.noise * self.rng.normal(size=DIM) / np.sqrt(DIM)))
+        return np.asarray(out, np.float32)
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    return x / np.linalg.norm(x, axis=-1, keepdims=True)
+
+
+def _records(videos: int, seed: int = 0):
+    """Batches of VideoRecords, 200 videos each."""
+    from videorag.index import VideoRecord
+    from videorag.ingest.chunking import window_chunks
+    from videorag.types import Segment
+
+    rng, nrng = random.Random(seed), np.random.default_rng(seed)
+    centres = _unit(nrng.normal(size=(len(TOPICS) * 4, DIM)))
+    batch = []
+    for v in range(videos):
+        topic = TOPICS[v % len(TOPICS)]
+        segs = [Segment(6.0 * i, 6.0 * i + 5.5, sentence(rng, topic)) for i in range(PER_VIDEO)]
+        chunks = window_chunks(segs, 120.0, segs[-1].end)
+        video = _unit(centres[v % len(centres)] + 0.9 * _unit(nrng.normal(size=DIM)))
+        seg_vectors = _unit(video + 0.8 * _unit(nrng.normal(size=(PER_VIDEO, DIM)))).astype(np.float32)
+        chunk_vectors = np.stack([_unit(seg_vectors[[i for i, s in enumerate(segs) if c.start <= s.start < c.end]]
+                                        .mean(axis=0)) for c in chunks]).astype(np.float32)
+        batch.append(VideoRecord(f"vid{v:06d}", f"/corpus/vid{v:06d}.mp4", 0, 0, segs[-1].end, "asr",
+                                 segs, seg_vectors, chunks, chunk_vectors))
+        if len(batch) == 200:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _rag(index_dir: Path, vectors=None, ann_min_rows: int = 100_000):
+    from videorag import Config, VideoRAG
+    from videorag.config import SearchConfig
+
+    config = Config(show_progress=False, search=SearchConfig(ann_min_rows=ann_min_rows))
+    return VideoRAG(index_dir, config, embedder=QueryVectors(vectors) if vectors is not None
+                    else QueryVectors(np.zeros((1, DIM))))
+
+
+def bench_build(out: Path, segments: int, ann_min_rows: int) -> dict:
+    from videorag.index import VideoIndex
+
+    index_dir = out / "scale-index"
+    shutil.rmtree(index_dir, ignore_errors=True)
+    index = VideoIndex.open_or_create(index_dir, MODEL, DIM)
+    t0 = time.perf_counter()
+    for batch in _records(segments // PER_VIDEO):
+        index.add_many(batch)
+    written = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    index.compact()
+    compacted = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    found = _rag(index_dir, ann_min_rows=ann_min_rows).save_snapshot()
+    snap = time.perf_counter() - t0
+    size = lambda p: sum(f.stat().st_size for f in p.rglob("*") if f.is_file())  # noqa: E731
+    return {"segments": found["levels"]["segment"]["rows"], "chunks": found["levels"]["chunk"]["rows"],
+            "videos": found["levels"]["video"]["rows"], "write_seconds": round(written, 1),
+            "compact_seconds": round(compacted, 1), "snapshot_seconds": round(snap, 1),
+            "ann": found["levels"]["segment"]["ann"],
+            "disk_gb_total": round(size(index_dir) / 1e9, 2),
+            "disk_gb_snapshot": round(size(index_dir / "search") / 1e9, 2)}
+
+
+def child_serve(index_dir: Path, queries: int) -> dict:
+    """In a fresh process: open + first query, warm latency, peak RSS."""
+    from videorag.retrieve import snapshot
+
+    t0 = time.perf_counter()
+    vectors = np.load(Path(snapshot.manifest(index_dir)["folder"]) / "segment.vectors.npy", mmap_mode="r")
+    rag = _rag(index_dir, vectors)
+    rag.search("q:0")
+    first = time.perf_counter() - t0
+    rng = random.Random(1)
+    texts = [f"q:{rng.randrange(len(vectors))} how do I {rng.choice(VERBS)} {rng.choice(THINGS)} on a "
+             f"{rng.choice(TOPICS)}" for _ in range(queries)]
+    out = {"open_and_first_query_s": round(first, 3)}
+    for name, moments in (("search", False), ("moments", True)):
+        times = []
+        for text in texts:
+            t = time.perf_counter()
+            rag.search(text, top_k=10, moments=moments)
+            times.append((time.perf_counter() - t) * 1000)
+        out[f"{name}_p50_ms"] = round(float(np.percentile(times, 50)), 1)
+        out[f"{name}_p95_ms"] = round(float(np.percentile(times, 95)), 1)
+    out["peak_rss_gb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6, 2)
+    return out
+
+
+def child_memory(index_dir: Path) -> dict:
+    """In a fresh process: today's in-memory path (read every unit, build BM25) and its RSS."""
+    from videorag.index import VideoIndex
+    from videorag.retrieve import Corpus
+
+    t0 = time.perf_counter()
+    corpus = Corpus.from_index(VideoIndex.open(index_dir))
+    return {"segments": len(corpus.segments), "open_s": round(time.perf_counter() - t0, 1),
+            "peak_rss_gb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6, 2)}
+
+
+def bench_recall(index_dir: Path, queries: int = 200) -> dict:
+    from videorag.retrieve import snapshot
+
+    corpus = snapshot.load(index_dir, snapshot.token(index_dir))
+    level = corpus.segments
+    vectors = np.asarray(level.vectors)
+    embed = QueryVectors(vectors, seed=2)
+    qs = embed.embed([f"q:{r}" for r in np.random.default_rng(3).integers(0, len(vectors), queries)])
+    exact = [set(np.argsort(-(vectors @ q))[:10]) for q in qs]
+    out = {}
+    for probes in (8, 16, 32, 64):
+        found, times = [], []
+        for q, truth in zip(qs, exact):
+            t = time.perf_counter()
+            rows, scores = level.ann.search(q, probes)
+            times.append((time.perf_counter() - t) * 1000)
+            found.append(len(set(rows[np.argsort(-scores)[:10]]) & truth) / 10)
+        out[f"probes_{probes}"] = {"recall_at_10": round(float(np.mean(found)), 4),
+                                   "p50_ms": round(float(np.median(times)), 2)}
+    t = time.perf_counter()
+    for q in qs[:20]:
+        vectors @ q
+    out["exact_ms"] = round((time.perf_counter() - t) / 20 * 1000, 1)
+    return out
+
+
+def bench_cli(out: Path, runs: int = 5) -> dict:
+    """CPU seconds (user + sys) of a whole `videorag search` process on the demo index."""
+    from videorag import Config, VideoRAG
+    from videorag.demo import make_corpus
+
+    folder = out / "demo"
+    make_corpus(folder / "videos", show=False)
+    VideoRAG(folder / "index", Config(show_progress=False)).add([folder / "videos"])
+    result = {}
+    for backend in ("onnx", "sentence-transformers"):
+        cpu = []
+        for _ in range(runs):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run([sys.executable, "-m", "videorag.cli", "search", "where is the inner tube leaking",
+                            "--index", str(folder / "index"), "--embed-backend", backend],
+                           check=True, capture_output=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        result[backend] = {"cpu_s_median": round(float(np.median(cpu)), 2), "cpu_s": [round(c, 2) for c in cpu]}
+    return result
+
+
+def _child(kind: str, index_dir: Path, queries: int = 200) -> dict:
+    code = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import json, bench_scale as b; "
+            f"from pathlib import Path; print(json.dumps(b.child_{kind}(Path({str(index_dir)!r})"
+            + (f", {queries}" if kind == "serve" else "") + ")))")
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=Path("bench-results"))
+    parser.add_argument("--segments", type=int, default=1_000_000)
+    parser.add_argument("--skip", default="")
+    parser.add_argument("--ann-min-rows", type=int, default=100_000, help="segment levels this large get IVF")
+    args = parser.parse_args()
+    skip = set(filter(None, args.skip.split(",")))
+    args.out.mkdir(parents=True, exist_ok=True)
+    index_dir = args.out / "scale-index"
+    results = {"segments_asked": args.segments}
+    steps = {"build": lambda: bench_build(args.out, args.segments, args.ann_min_rows),
+             "serve": lambda: _child("serve", index_dir),
+             "recall": lambda: bench_recall(index_dir),
+             "memory": lambda: _child("memory", index_dir),
+             "cli": lambda: bench_cli(args.out)}
+    for name, step in steps.items():
+        if name not in skip:
+            results[name] = step()
+            print(name, json.dumps(results[name]), flush=True)
+    (args.out / "scale.json").write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""The index's metadata file (`videorag.json`: format, the models that made its embeddings), read
+and checked without opening its tables."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ..errors import IndexError_
+
+FORMAT = 1
+META_FILE = "videorag.json"
+
+
+def read_meta(path: Path) -> dict:
+    try:
+        return json.loads((path / META_FILE).read_text())
+    except (OSError, ValueError) as exc:
+        raise IndexError_(f"index {path}: {META_FILE} cannot be read ({exc.__class__.__name__}: {exc})",
+                          "restore it from a backup, or re-index into a new directory") from exc
+
+
+def write_meta(path: Path, meta: dict) -> None:
+    tmp = path / (META_FILE + ".tmp")
+    tmp.write_text(json.dumps(meta, indent=2))
+    os.replace(tmp, path / META_FILE)
+
+
+def open_meta(path: Path) -> dict:
+    """The metadata of the index at `path`, refused when there is none or its format is another."""
+    if not (path / META_FILE).is_file():
+        raise IndexError_(f"no videorag index at {path}",
+                          f"build one with: videorag index VIDEOS... --index {path}")
+    meta = read_meta(path)
+    if meta.get("format") != FORMAT:
+        raise IndexError_(f"index {path} has format {meta.get('format')}, this version reads {FORMAT}",
+                          "re-index the videos into a new index directory")
+    return meta
+
+
+def check_embedder(path: Path, meta: dict, model_name: str, dim: int, fingerprint: str | None = None) -> None:
+    """Refuse another text embedder than the index's: by name and size, and by fingerprint
+    (a hash of its weights and config) where both are known — a different model saved under
+    the same folder name is refused too."""
+    known = meta.get("embed_fingerprint")
+    if model_name != meta["embed_model"] or int(dim) != meta["dim"]:
+        raise IndexError_(
+            f"index {path} was built with text embedder {meta['embed_model']!r} "
+            f"(dim {meta['dim']}), not {model_name!r} (dim {dim})",
+            f"use --embed-model {meta['embed_model']!r}, or index into a new directory")
+    if known and fingerprint and known != fingerprint:
+        raise IndexError_(
+            f"index {path} was built with another model named {model_name!r} "
+            f"(weights fingerprint {known[:12]}, this one {fingerprint[:12]})",
+            "point --embed-model at the folder the index was built with, or index into a new directory")

@@ -1,0 +1,66 @@
+"""An inverted-file (IVF-Flat) index over unit vectors: spherical k-means cells; a query scores the
+cells' centroids, then exactly every vector of the `probes` best cells. The vectors are stored in
+cell order, so a probe reads contiguous memory."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+BLOCK = 65_536   # rows per matrix product while assigning (bounds memory)
+
+
+@dataclass
+class IVF:
+    centroids: np.ndarray   # (cells, dim) float32, unit rows
+    offsets: np.ndarray     # (cells + 1,) int64: cell c holds positions offsets[c]..offsets[c+1]
+    rows: np.ndarray        # (n,) int32: the level row at each position
+    vectors: np.ndarray     # (n, dim) float32, in cell order
+
+    ARRAYS = ("centroids", "offsets", "rows", "vectors")
+
+    @property
+    def cells(self) -> int:
+        return len(self.centroids)
+
+    def search(self, query: np.ndarray, probes: int) -> tuple[np.ndarray, np.ndarray]:
+        """(level rows, exact similarities) of every vector in the `probes` cells nearest the query."""
+        near = np.argsort(-(self.centroids @ query))[:max(1, probes)]
+        spans = [(int(self.offsets[c]), int(self.offsets[c + 1])) for c in np.sort(near)]
+        rows = np.concatenate([self.rows[lo:hi] for lo, hi in spans])
+        scores = np.concatenate([self.vectors[lo:hi] @ query for lo, hi in spans])
+        return rows, scores
+
+    @classmethod
+    def build(cls, vectors: np.ndarray, cells: int | None = None, iterations: int = 8, seed: int = 0) -> "IVF":
+        """Cells: ≈ √n by default. k-means runs on a sample of ≤ 64 points per cell."""
+        n = len(vectors)
+        cells = max(1, min(cells or int(np.sqrt(n)), n))
+        rng = np.random.default_rng(seed)
+        sample = np.asarray(vectors[np.sort(rng.choice(n, min(n, 64 * cells), replace=False))], np.float32)
+        centroids = sample[rng.choice(len(sample), cells, replace=False)].copy()
+        for _ in range(iterations):
+            centroids = _update(sample, _assign(sample, centroids), centroids, rng)
+        cell = _assign(vectors, centroids)
+        order = np.argsort(cell, kind="stable").astype(np.int32)
+        offsets = np.r_[0, np.cumsum(np.bincount(cell, minlength=cells))].astype(np.int64)
+        return cls(centroids, offsets, order, np.ascontiguousarray(np.asarray(vectors, np.float32)[order]))
+
+
+def _assign(vectors: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+    out = np.empty(len(vectors), np.int32)
+    for lo in range(0, len(vectors), BLOCK):
+        out[lo:lo + BLOCK] = np.argmax(np.asarray(vectors[lo:lo + BLOCK], np.float32) @ centroids.T, axis=1)
+    return out
+
+
+def _update(sample: np.ndarray, cell: np.ndarray, old: np.ndarray, rng) -> np.ndarray:
+    """Normalised cell means; an emptied cell restarts at a random sample point."""
+    order = np.argsort(cell, kind="stable")
+    counts = np.bincount(cell, minlength=len(old))
+    filled = np.flatnonzero(counts)
+    sums = np.zeros_like(old)
+    sums[filled] = np.add.reduceat(sample[order], np.r_[0, np.cumsum(counts)[:-1]][filled], axis=0)
+    empty = np.linalg.norm(sums, axis=1) < 1e-12
+    sums[empty] = sample[rng.choice(len(sample), int(empty.sum()))]
+    return sums / np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-12)

@@ -1,0 +1,155 @@
+"""The search snapshot: the corpus a searcher needs, saved beside the index as memory-mapped
+arrays, so opening an index costs no work proportional to its size and needs no LanceDB.
+
+Layout: `INDEX/search/CURRENT` names the live snapshot folder; in it `manifest.json` (the index
+change token it was made at, video ids and paths, per level its size and ANN index) and, per
+level (segment, chunk, video), `.npy` arrays: times, owners, unit vectors, texts (UTF-8 blob +
+offsets), BM25 postings (`BM25.arrays`) and, past `ann_min_rows`, an IVF index (`ivf.IVF`).
+
+A snapshot is fresh while the index's change marker (`.changed`, replaced by every write) holds
+the token it was made at (and this version's format and tokeniser made it). Ingest and `videorag optimize` write a new one; a search that finds it
+stale builds the corpus from the index and saves it (a new folder, then `CURRENT` replaced, so a
+reader never sees half a snapshot)."""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from .bm25 import ARRAYS, BM25
+from .corpus import Corpus, Level
+from .ivf import IVF
+from .text import ANALYZER
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1
+FOLDER = "search"
+LEVELS = ("segment", "chunk", "video")
+
+
+def token(index_dir: Path) -> str:
+    """The index's change token (the content of its change marker; '' before any write)."""
+    try:
+        return (Path(index_dir) / ".changed").read_text().strip()
+    except OSError:
+        return ""
+
+
+def fresh(index_dir: Path, found: dict | None = None) -> bool:
+    """Whether the index's snapshot (or the manifest `found`) was made at its current state."""
+    found = manifest(index_dir) if found is None else found
+    return found is not None and found["token"] == token(index_dir)
+
+
+class Texts(Sequence):
+    """Texts read on demand from a UTF-8 blob and offsets (both memory-mapped)."""
+
+    def __init__(self, blob: np.ndarray, offsets: np.ndarray):
+        self.blob, self.offsets = blob, offsets
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        i = int(i) + (len(self) if int(i) < 0 else 0)
+        return bytes(self.blob[self.offsets[i]:self.offsets[i + 1]]).decode("utf-8")
+
+
+def manifest(index_dir: Path) -> dict | None:
+    """The live snapshot's manifest (with its folder under `folder`), None when there is none."""
+    root = Path(index_dir) / FOLDER
+    try:
+        folder = root / (root / "CURRENT").read_text().strip()
+        found = json.loads((folder / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return None
+    current = found.get("format") == FORMAT and found.get("analyzer") == ANALYZER
+    return {**found, "folder": str(folder)} if current else None
+
+
+def load(index_dir: Path, fresh_token: str, opener=None) -> Corpus | None:
+    """The snapshot's corpus when it was made at `fresh_token`, else None. `opener()` opens the
+    index for what the snapshot does not hold (frames, captions, visual views)."""
+    found = manifest(index_dir)
+    if found is None or found["token"] != fresh_token:
+        return None
+    folder = Path(found["folder"])
+    try:
+        levels = {name: _load_level(folder, name, found["levels"][name]) for name in LEVELS}
+        visual = np.load(folder / "visual.npy", mmap_mode="r") if found.get("visual") else None
+    except (OSError, ValueError) as exc:   # replaced by a newer snapshot while being read
+        log.info("search snapshot %s unreadable (%s)", folder, exc)
+        return None
+    return Corpus(found["video_ids"], found["paths"], levels["segment"], levels["chunk"], levels["video"],
+                  visual, opener=opener)
+
+
+def _load_level(folder: Path, name: str, info: dict) -> Level:
+    array = lambda key: np.load(folder / f"{name}.{key}.npy", mmap_mode="r")  # noqa: E731
+    vocab = json.loads((folder / f"{name}.vocab.json").read_text())
+    bm25 = BM25.from_arrays({key: array(key) for key in ARRAYS}, {t: i for i, t in enumerate(vocab)})
+    ann = IVF(*(array(f"ivf.{key}") for key in IVF.ARRAYS)) if info.get("ann") else None
+    return Level(array("owner"), array("starts"), array("ends"), Texts(array("texts"), array("offsets")),
+                 array("vectors"), bm25, array("block_starts"), array("block_owner"), ann)
+
+
+def save(corpus: Corpus, index_dir: Path, made_token: str, ann_min_rows: int) -> dict:
+    """Write `corpus` as the index's snapshot made at `made_token`; levels of ≥ `ann_min_rows`
+    units get an IVF index (also attached to the corpus). Returns the manifest."""
+    start = time.perf_counter()
+    root = Path(index_dir) / FOLDER
+    root.mkdir(exist_ok=True)
+    name = f"s{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:8]}"
+    tmp = root / f".tmp-{name}"
+    tmp.mkdir()
+    levels = {}
+    for level_name, level in zip(LEVELS, (corpus.segments, corpus.chunks, corpus.videos)):
+        if level.ann is None and len(level) >= ann_min_rows:
+            level.ann = IVF.build(level.vectors)
+        levels[level_name] = _save_level(tmp, level_name, level)
+    if corpus.visual is not None:
+        np.save(tmp / "visual.npy", np.asarray(corpus.visual, np.float32))
+    found = {"format": FORMAT, "analyzer": ANALYZER, "token": made_token, "made": time.strftime("%Y-%m-%dT%H:%M:%S"),
+             "video_ids": list(corpus.video_ids), "paths": list(corpus.paths), "levels": levels,
+             "visual": corpus.visual is not None, "seconds": round(time.perf_counter() - start, 3)}
+    (tmp / "manifest.json").write_text(json.dumps(found))
+    os.replace(tmp, root / name)
+    _point(root, name)
+    return found
+
+
+def _save_level(folder: Path, name: str, level: Level) -> dict:
+    blob = [t.encode("utf-8") for t in level.texts]
+    offsets = np.r_[0, np.cumsum([len(b) for b in blob], dtype=np.int64)]
+    arrays = {"owner": level.owner, "starts": level.starts, "ends": level.ends, "vectors": level.vectors,
+              "block_starts": level.block_starts, "block_owner": level.block_owner, "offsets": offsets,
+              "texts": np.frombuffer(b"".join(blob), np.uint8), **level.bm25.arrays()}
+    if level.ann is not None:
+        arrays.update({f"ivf.{key}": getattr(level.ann, key) for key in IVF.ARRAYS})
+    for key, value in arrays.items():
+        np.save(folder / f"{name}.{key}.npy", np.asarray(value))
+    vocab = sorted(level.bm25.vocab, key=level.bm25.vocab.get)
+    (folder / f"{name}.vocab.json").write_text(json.dumps(vocab))
+    ann = {"kind": "ivf-flat", "cells": level.ann.cells} if level.ann is not None else None
+    return {"rows": len(level), "ann": ann}
+
+
+def _point(root: Path, name: str) -> None:
+    """Make `name` the live snapshot; earlier ones are deleted (readers that mapped their files
+    keep reading them: the data lives until they close)."""
+    tmp = root / f".CURRENT.{os.getpid()}.tmp"
+    tmp.write_text(name + "\n")
+    os.replace(tmp, root / "CURRENT")
+    for old in root.iterdir():
+        if old.is_dir() and old.name != name and not old.name.startswith(".tmp-"):
+            shutil.rmtree(old, ignore_errors=True)
