@@ -12,7 +12,7 @@ install:
 
 install-test: install
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
-	$(PIP) install -q -e '.[test,eval,llamacpp,visual,rerank,serve,ray]'
+	$(PIP) install -q -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3]'
 
 demo: install
 	videorag demo

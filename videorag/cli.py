@@ -226,7 +226,7 @@ def cmd_index(rag, args) -> int:
             _say(f"{f.status:<9} {f.path}" + (f"  ({f.error})" if f.error else ""))
         for warning in f.warnings:
             _say(f"warning  {f.path}: {warning}")
-    print(f"{report.summary()} -> {printable(str(rag.index_dir))}", file=sys.stderr)
+    print(f"{report.summary()} -> {printable(str(rag.location))}", file=sys.stderr)
     return EXIT_PARTIAL if report.partial else EXIT_OK
 
 
@@ -237,10 +237,10 @@ def cmd_check(rag, args) -> int:
     for action in actions:
         _say(f"repaired   {action}")
     if not problems:
-        print(f"ok: {rag.index_dir} holds {rag.info()['videos']} videos, no problems", file=sys.stderr)
+        print(f"ok: {rag.location} holds {rag.info()['videos']} videos, no problems", file=sys.stderr)
         return EXIT_OK
     if not args.repair:
-        print(f"{len(problems)} problems; run `videorag check --repair --index {rag.index_dir}` to fix them",
+        print(f"{len(problems)} problems; run `videorag check --repair --index {rag.location}` to fix them",
               file=sys.stderr)
         return EXIT_ERROR
     return EXIT_OK

@@ -12,6 +12,7 @@ from .config import Config
 from .embed import create_embedder
 from .errors import IndexError_
 from .generate import Evidence, create_generator
+from .index.location import locate
 from .index.meta import check_embedder, open_meta
 from .methods import OPTIONAL_VISUAL, VISUAL
 from .names import path_text
@@ -45,7 +46,8 @@ class VideoRAG:
 
     def __init__(self, index_dir: str | Path, config: Config | None = None, *,
                  embedder=None, asr=None, generator=None):
-        self.index_dir = Path(index_dir).expanduser()
+        self.location = locate(index_dir)       # a directory or s3://bucket/prefix
+        self.index_dir = self.location.local    # this machine's folder for what derives from it
         self.config = config or Config()
         self._embedder = embedder
         self._query_embedder = None
@@ -104,7 +106,7 @@ class VideoRAG:
         if self._index is None:
             from .index import VideoIndex
 
-            self._index = VideoIndex.open(self.index_dir, self.config.lock_wait)
+            self._index = VideoIndex.open(self.location, self.config.lock_wait)
             query = self.query_embedder
             self._index.check_embedder(query.model_name, query.dim, getattr(query, "fingerprint", None))
         else:
@@ -164,7 +166,7 @@ class VideoRAG:
 
         if self._index is None:
             self._index = VideoIndex.open_or_create(
-                self.index_dir, self.embedder.model_name, self.embedder.dim, self._fingerprint(),
+                self.location, self.embedder.model_name, self.embedder.dim, self._fingerprint(),
                 self.config.lock_wait, embed_backend=self.config.embed.backend, asr_model=self.asr.model_name,
                 chunk_seconds=self.config.ingest.chunk_seconds)
         with self._index.writer():
@@ -177,9 +179,12 @@ class VideoRAG:
                                  else (meta["visual_backend"], meta["visual_spec"]))
                 self._index.enable_visual(backend, spec, visual.model_name, visual.dim, clip_label(visual))
             report = self.ingestor(roots).run(list(paths), progress)
-            if not snapshot.fresh(self.index_dir):
+        if not snapshot.fresh(self.location):   # after the writer's change mark, which it must match
+            try:
                 self.save_snapshot()
-            return report
+            except OSError as exc:   # the videos are indexed; the next search saves it
+                log.warning("search snapshot not saved (%s); the next search builds it", exc)
+        return report
 
     def ingestor(self, roots: tuple[Path, ...] | None = None):
         """The `Ingestor` of this index with its settings and models (a visual index stays
@@ -220,9 +225,9 @@ class VideoRAG:
         """The index's figures, models and search snapshot (fresh or stale, its ANN indexes)."""
         from .retrieve import snapshot
 
-        found = snapshot.manifest(self.index_dir)
+        found = snapshot.manifest(self.location)
         search = {"snapshot": "missing"} if found is None else {
-            "snapshot": "fresh" if snapshot.fresh(self.index_dir, found) else "stale",
+            "snapshot": "fresh" if snapshot.fresh(self.location, found) else "stale",
             "made": found["made"], "build_seconds": found["seconds"],
             "levels": {name: {"rows": level["rows"],
                               "index": f"{level['ann']['kind']} ({level['ann']['cells']} cells)"
@@ -244,10 +249,10 @@ class VideoRAG:
         searcher, here or in another process, maps it instead of reading the index)."""
         from .retrieve import Corpus, Searcher, snapshot
 
-        made = snapshot.token(self.index_dir)   # before reading: a later write makes it stale
+        made = snapshot.token(self.location)   # before reading: a later write makes it stale
         index = self.index
         corpus = Corpus.from_index(index)
-        found = snapshot.save(corpus, self.index_dir, made, self.config.search.ann_min_rows)
+        found = snapshot.save(corpus, self.location, made, self.config.search.ann_min_rows)
         self._searcher, self._searcher_version = Searcher(corpus, self.query_embedder, index=index), made
         return found
 
@@ -257,14 +262,14 @@ class VideoRAG:
         or stale), renewed when another process (or this one) changed the index."""
         from .retrieve import Searcher, snapshot
 
-        made = snapshot.token(self.index_dir)
+        made = snapshot.token(self.location)
         if self._searcher is None or made != self._searcher_version:
-            corpus = snapshot.load(self.index_dir, made, opener=lambda: self.index)
+            corpus = snapshot.load(self.location, made, opener=lambda: self.index)
             if corpus is None:
                 self._save_or_build()
             else:
                 query = self.query_embedder
-                check_embedder(self.index_dir, open_meta(self.index_dir), query.model_name, query.dim,
+                check_embedder(self.location, open_meta(self.location), query.model_name, query.dim,
                                getattr(query, "fingerprint", None))
                 self._searcher, self._searcher_version = Searcher(corpus, query), made
         return self._searcher
@@ -277,7 +282,7 @@ class VideoRAG:
             self.save_snapshot()
         except OSError as exc:
             log.info("search snapshot not saved (%s): searching from memory", exc)
-            made = snapshot.token(self.index_dir)
+            made = snapshot.token(self.location)
             self._searcher = Searcher(Corpus.from_index(self.index), self.query_embedder, index=self.index)
             self._searcher_version = made
 
@@ -290,7 +295,7 @@ class VideoRAG:
     def _checked_visual(self):
         if not self.index.has_visual:
             raise IndexError_(f"method {self.config.search.method!r} needs frame embeddings; "
-                              f"index {self.index_dir} has none",
+                              f"index {self.location} has none",
                               "re-index with --visual clip --visual-model FOLDER (see README)")
         self.index.check_visual(self.visual.model_name, self.visual.dim)
         return self.visual

@@ -40,7 +40,7 @@ def test_captions_are_sorted_with_vectors(index):
 
 
 def test_reopened_index_keeps_captions_and_refuses_another_captioner(index):
-    again = VideoIndex.open(index.path)
+    again = VideoIndex.open(index.location)
     assert again.has_captions and again.captions().num_rows == 3
     again.enable_captions("ocr", "tesseract:eng")  # the same one: fine
     with pytest.raises(IndexError_, match="captioner 'ocr'.*--captions ocr"):

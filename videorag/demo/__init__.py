@@ -32,12 +32,12 @@ def run_demo(folder: Path, config: Config) -> int:
     make_corpus(folder / "videos")
     rag = VideoRAG(folder / "index", config)
     report = rag.add([folder / "videos"])
-    print(f"indexed: {report.summary()} -> {rag.index_dir}\n", file=sys.stderr)
+    print(f"indexed: {report.summary()} -> {rag.location}\n", file=sys.stderr)
     for question in QUESTIONS:
         print(f"Q: {question}")
         print_answer(rag.ask(question))
         print()
-    print(f"Try it yourself: videorag search \"how do I patch a tube\" --index {rag.index_dir}\n"
-          f"or in a browser: videorag serve --index {rag.index_dir}  then open http://127.0.0.1:8000",
+    print(f"Try it yourself: videorag search \"how do I patch a tube\" --index {rag.location}\n"
+          f"or in a browser: videorag serve --index {rag.location}  then open http://127.0.0.1:8000",
           file=sys.stderr)
     return EXIT_PARTIAL if report.partial else EXIT_OK

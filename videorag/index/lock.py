@@ -1,14 +1,18 @@
-"""One writer at a time: an advisory lock file inside the index directory.
+"""One writer at a time: an advisory lock file inside the index directory, or for an index on
+S3 a lock object created by a conditional write.
 
 Held by everything that writes (ingest, remove, orphan clean-up, compaction, `check --repair`).
-The kernel releases it when its process dies, so a `kill -9` never leaves the index locked.
-Readers never take it.
+The kernel releases a lock file when its process dies, so a `kill -9` never leaves a local index
+locked; a lock object of a dead process on this host is taken over, one of another host after
+`OBJECT_LOCK_STALE` seconds. Readers never take it.
 """
 from __future__ import annotations
 
 import fcntl
+import json
 import logging
 import os
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -21,9 +25,10 @@ log = logging.getLogger(__name__)
 
 LOCK_FILE = ".writer.lock"
 _POLL = 0.2  # seconds between tries while waiting
+OBJECT_LOCK_STALE = 6 * 3600  # seconds after which another host's lock object counts as abandoned
 
 
-_LOCKS: dict[Path, "WriterLock"] = {}
+_LOCKS: dict = {}
 _LOCKS_GUARD = threading.Lock()
 
 
@@ -35,18 +40,25 @@ def writer_lock(directory: Path) -> "WriterLock":
         return _LOCKS.setdefault(key, WriterLock(key))
 
 
-class WriterLock:
-    """`with lock.hold(wait):` — `wait` seconds to wait for another writer (None: as long as it
-    takes, 0: fail at once). Re-entrant; threads of one process queue on it too."""
+def object_lock(store) -> "ObjectLock":
+    """The writer lock of an index on S3 (`location.ObjectStore`), one object per URI."""
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault(store.uri, ObjectLock(store))
 
-    def __init__(self, directory: Path):
-        self.path = Path(directory) / LOCK_FILE
+
+class Lock:
+    """`with lock.hold(wait):` — `wait` seconds to wait for another writer (None: as long as it
+    takes, 0: fail at once). Re-entrant; threads of one process queue on it too. Subclasses
+    take the lock between processes (`_acquire`, `_release`)."""
+
+    def __init__(self, name: str):
+        self.name = name
         self._thread = threading.RLock()
         self._handle = None
         self._depth = 0
 
     @contextmanager
-    def hold(self, wait: float | None = None) -> Iterator["WriterLock"]:
+    def hold(self, wait: float | None = None) -> Iterator["Lock"]:
         start = time.monotonic()
         if not self._thread.acquire(timeout=-1 if wait is None else wait):
             raise self._busy("")
@@ -59,38 +71,114 @@ class WriterLock:
             finally:
                 self._depth -= 1
                 if self._depth == 0:
-                    fcntl.flock(self._handle, fcntl.LOCK_UN)
-                    self._handle.close()
+                    self._release()
                     self._handle = None
         finally:
             self._thread.release()
 
-    def _acquire(self, wait: float | None):
-        handle = open(self.path, "a+")
+    def _wait(self, try_once, wait: float | None) -> None:
+        """Call `try_once()` until it returns True or `wait` seconds pass (then IndexBusy)."""
         deadline = None if wait is None else time.monotonic() + wait
         told = False
-        while not _try_lock(handle):
+        while not try_once():
             if deadline is not None and time.monotonic() >= deadline:
-                holder = _holder(handle)
-                handle.close()
-                raise self._busy(holder)
+                raise self._busy(self._holder())
             if not told:
                 log.warning("index %s is being written by another process%s; waiting for it",
-                            self.path.parent, _holder(handle))
+                            self.name, self._holder())
                 told = True
             time.sleep(_POLL)
-        try:
-            handle.seek(0)
-            handle.truncate()
-            handle.write(f"{os.getpid()}\n")
-            handle.flush()
-        except OSError:  # a full disk: the lock still holds, only the pid note is missing
-            pass
-        return handle
 
     def _busy(self, holder: str) -> IndexBusy:
-        return IndexBusy(f"index {self.path.parent} is being written by another writer{holder}",
-                           "wait for it to finish, or pass --wait SECONDS to queue behind it")
+        return IndexBusy(f"index {self.name} is being written by another writer{holder}",
+                         "wait for it to finish, or pass --wait SECONDS to queue behind it")
+
+
+class WriterLock(Lock):
+    """A local index's lock: `flock` on a file in its directory."""
+
+    def __init__(self, directory: Path):
+        super().__init__(str(directory))
+        self.path = Path(directory) / LOCK_FILE
+
+    def _release(self) -> None:
+        fcntl.flock(self._handle, fcntl.LOCK_UN)
+        self._handle.close()
+
+    def _holder(self) -> str:
+        try:
+            return _holder(self._handle)
+        except (OSError, ValueError):
+            return ""
+
+    def _acquire(self, wait: float | None):
+        self._handle = open(self.path, "a+")
+        try:
+            self._wait(lambda: _try_lock(self._handle), wait)
+        except IndexBusy:
+            self._handle.close()
+            raise
+        try:
+            self._handle.seek(0)
+            self._handle.truncate()
+            self._handle.write(f"{os.getpid()}\n")
+            self._handle.flush()
+        except OSError:  # a full disk: the lock still holds, only the pid note is missing
+            pass
+        return self._handle
+
+
+class ObjectLock(Lock):
+    """An S3 index's lock: the object `.writer.lock`, created only if absent (If-None-Match),
+    holding its owner's host and pid; deleted on release."""
+
+    def __init__(self, store):
+        super().__init__(store.uri)
+        self.store = store
+        self._note = json.dumps({"host": socket.gethostname(), "pid": os.getpid()})
+
+    def _acquire(self, wait: float | None):
+        self._wait(self._try, wait)
+        return self._note
+
+    def _try(self) -> bool:
+        if self.store.put_new(LOCK_FILE, json.dumps({**json.loads(self._note), "since": time.time()})):
+            return True
+        if self._abandoned():
+            log.warning("index %s: taking over the writer lock of a writer that is gone%s", self.name, self._holder())
+            self.store.delete(LOCK_FILE)
+        return False
+
+    def _owner(self) -> dict:
+        try:
+            return json.loads(self.store.read(LOCK_FILE))
+        except (OSError, ValueError):
+            return {}
+
+    def _abandoned(self) -> bool:
+        owner = self._owner()
+        if not owner:
+            return False
+        if owner.get("host") == socket.gethostname():
+            return not _alive(int(owner.get("pid", 0)))
+        return time.time() - float(owner.get("since", time.time())) > OBJECT_LOCK_STALE
+
+    def _holder(self) -> str:
+        owner = self._owner()
+        return f" (pid {owner['pid']} on {owner['host']})" if owner.get("host") else ""
+
+    def _release(self) -> None:
+        self.store.delete(LOCK_FILE)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return pid > 0
 
 
 def _try_lock(handle) -> bool:

@@ -3,42 +3,42 @@ and checked without opening its tables."""
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 from ..errors import IndexError_
+from .location import locate
 
 FORMAT = 1
 META_FILE = "videorag.json"
 
 
-def read_meta(path: Path) -> dict:
+def read_meta(location) -> dict:
+    """The metadata of the index at `location` (a path, URI or `location` object)."""
+    location = locate(location)
     try:
-        return json.loads((path / META_FILE).read_text())
+        return json.loads(location.read(META_FILE))
     except (OSError, ValueError) as exc:
-        raise IndexError_(f"index {path}: {META_FILE} cannot be read ({exc.__class__.__name__}: {exc})",
+        raise IndexError_(f"index {location}: {META_FILE} cannot be read ({exc.__class__.__name__}: {exc})",
                           "restore it from a backup, or re-index into a new directory") from exc
 
 
-def write_meta(path: Path, meta: dict) -> None:
-    tmp = path / (META_FILE + ".tmp")
-    tmp.write_text(json.dumps(meta, indent=2))
-    os.replace(tmp, path / META_FILE)
+def write_meta(location, meta: dict) -> None:
+    locate(location).write(META_FILE, json.dumps(meta, indent=2))
 
 
-def open_meta(path: Path) -> dict:
-    """The metadata of the index at `path`, refused when there is none or its format is another."""
-    if not (path / META_FILE).is_file():
-        raise IndexError_(f"no videorag index at {path}",
-                          f"build one with: videorag index VIDEOS... --index {path}")
-    meta = read_meta(path)
+def open_meta(location) -> dict:
+    """The metadata of the index at `location`, refused when there is none or its format is another."""
+    location = locate(location)
+    if not location.exists(META_FILE):
+        raise IndexError_(f"no videorag index at {location}",
+                          f"build one with: videorag index VIDEOS... --index {location}")
+    meta = read_meta(location)
     if meta.get("format") != FORMAT:
-        raise IndexError_(f"index {path} has format {meta.get('format')}, this version reads {FORMAT}",
+        raise IndexError_(f"index {location} has format {meta.get('format')}, this version reads {FORMAT}",
                           "re-index the videos into a new index directory")
     return meta
 
 
-def check_embedder(path: Path, meta: dict, model_name: str, dim: int, fingerprint: str | None = None) -> None:
+def check_embedder(path, meta: dict, model_name: str, dim: int, fingerprint: str | None = None) -> None:
     """Refuse another text embedder than the index's: by name and size, and by fingerprint
     (a hash of its weights and config) where both are known — a different model saved under
     the same folder name is refused too."""

@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from ..errors import IndexError_
 from ..types import Caption, ChunkView, Frame, Segment
-from .lock import writer_lock
+from .location import locate
 from .meta import FORMAT, META_FILE, check_embedder, open_meta, read_meta, write_meta  # noqa: F401
 
 log = logging.getLogger(__name__)
@@ -100,15 +100,15 @@ def _quote(value: str) -> str:
 class VideoIndex:
     """An index directory. `VideoIndex.create(dir, embed_model, dim)` or `VideoIndex.open(dir)`."""
 
-    def __init__(self, path: Path, meta: dict, lock_wait: float | None = None):
+    def __init__(self, location, meta: dict, lock_wait: float | None = None):
         import lancedb
 
-        self.path = path
+        self.location = location   # `location.LocalDir` or `location.ObjectStore`
         self.meta = meta
         self.lock_wait = lock_wait  # seconds a write waits for another writer; None = no limit
-        self._db = lancedb.connect(str(path))
+        self._db = lancedb.connect(location.uri, storage_options=location.storage_options)
         self._tables = {}
-        self._seen = (_stamp(path, CHANGED_FILE), _stamp(path, META_FILE))
+        self._seen = (location.stamp(CHANGED_FILE), location.stamp(META_FILE))
         self._open_all()
 
     def _open_all(self) -> None:
@@ -133,21 +133,21 @@ class VideoIndex:
     def writer(self) -> Iterator[None]:
         """`with index.writer():` hold the index's writer lock (re-entrant); on leaving, mark
         the index changed for readers in other processes (see `refresh`)."""
-        with writer_lock(self.path).hold(self.lock_wait):
+        with self.location.lock().hold(self.lock_wait):
             try:
                 yield
             finally:
-                _mark_changed(self.path)
+                self.location.write(CHANGED_FILE, f"{time.time_ns()}-{os.getpid()}\n")  # a new token
 
     def refresh(self) -> None:
         """See what other processes committed since the last call: one `stat` when nothing
         changed; else the tables move to their latest versions (no data read) and tables or
         models recorded since are opened."""
-        stamp = (_stamp(self.path, CHANGED_FILE), _stamp(self.path, META_FILE))
+        stamp = (self.location.stamp(CHANGED_FILE), self.location.stamp(META_FILE))
         if stamp == self._seen:
             return
         if stamp[1] != self._seen[1]:
-            self.meta = read_meta(self.path)
+            self.meta = read_meta(self.location)
             self._open_all()
         for table in list(self._tables.values()):  # another thread may open a table meanwhile
             table.checkout_latest()
@@ -171,25 +171,25 @@ class VideoIndex:
     # -- opening ---------------------------------------------------------------------------
     @classmethod
     def open(cls, path: str | Path, lock_wait: float | None = None) -> "VideoIndex":
-        path = _directory(path)
-        meta = open_meta(path)
-        return cls(path, meta, lock_wait)
+        """Open the index at a directory or `s3://bucket/prefix`."""
+        location = locate(path)
+        return cls(location, open_meta(location), lock_wait)
 
     @classmethod
     def open_or_create(cls, path: str | Path, embed_model: str, dim: int, fingerprint: str | None = None,
                        lock_wait: float | None = None, **extra) -> "VideoIndex":
         """Open an index for writing (its tables are created first, then recorded)."""
-        path = _directory(path)
-        path.mkdir(parents=True, exist_ok=True)
-        with writer_lock(path).hold(lock_wait):
-            if (path / META_FILE).is_file():
-                index = cls.open(path, lock_wait)
+        location = locate(path)
+        location.create()
+        with location.lock().hold(lock_wait):
+            if location.exists(META_FILE):
+                index = cls.open(location, lock_wait)
                 index.check_embedder(embed_model, dim, fingerprint)
                 return index
             meta = {"format": FORMAT, "embed_model": embed_model, "dim": int(dim),
                     "embed_fingerprint": fingerprint, **extra}
-            index = cls(path, meta, lock_wait)
-            write_meta(path, meta)
+            index = cls(location, meta, lock_wait)
+            write_meta(location, meta)
             return index
 
     def enable_visual(self, backend: str, spec: str, model_name: str, dim: int, clip_model: str = "") -> None:
@@ -211,7 +211,7 @@ class VideoIndex:
     def check_visual(self, model_name: str, dim: int) -> None:
         if (model_name, int(dim)) != (self.meta.get("visual_model"), self.meta.get("visual_dim")):
             raise IndexError_(
-                f"index {self.path} holds frame embeddings of {self.meta.get('visual_model')!r} "
+                f"index {self.location} holds frame embeddings of {self.meta.get('visual_model')!r} "
                 f"(dim {self.meta.get('visual_dim')}), not {model_name!r} (dim {dim})",
                 f"use --visual-model {self.meta.get('visual_spec')!r}, or index into a new directory")
 
@@ -227,19 +227,19 @@ class VideoIndex:
     def _record(self, **entries) -> None:
         """Add entries to the index's metadata file (under the writer lock)."""
         self.meta.update(entries)
-        write_meta(self.path, self.meta)
+        write_meta(self.location, self.meta)
 
     def check_captioner(self, name: str, model_name: str) -> None:
         known = self.meta.get("captioner") or {}
         if (name, model_name) != (known.get("name"), known.get("model")):
             raise IndexError_(
-                f"index {self.path} holds captions of captioner {known.get('name')!r} "
+                f"index {self.location} holds captions of captioner {known.get('name')!r} "
                 f"(model {known.get('model')!r}), not {name!r} (model {model_name!r})",
                 f"use --captions {known.get('name')} --caption-model {known.get('model')!r}, "
                 "or index into a new directory")
 
     def check_embedder(self, model_name: str, dim: int, fingerprint: str | None = None) -> None:
-        check_embedder(self.path, self.meta, model_name, dim, fingerprint)
+        check_embedder(self.location, self.meta, model_name, dim, fingerprint)
 
     def record_fingerprint(self, fingerprint: str | None) -> None:
         """Record the text embedder's fingerprint in an index made before fingerprints existed."""
@@ -256,7 +256,7 @@ class VideoIndex:
     def add_many(self, records: list[VideoRecord]) -> None:
         """`add` for several videos at once: one commit per table (their `videos` rows last)."""
         if any(r.captions for r in records) and not self.has_captions:
-            raise IndexError_(f"index {self.path} has no captions table",
+            raise IndexError_(f"index {self.location} has no captions table",
                               "call VideoIndex.enable_captions(name, model) before adding captions")
         if records:
             with self.writer():
@@ -495,34 +495,10 @@ class VideoIndex:
 
     def stats(self) -> dict:
         videos = self.videos(["duration", "source"])
-        disk = sum(f.stat().st_size for f in self.path.rglob("*") if f.is_file())
-        return {"path": str(self.path), "videos": videos.num_rows,
+        return {"path": str(self.location), "videos": videos.num_rows,
                 "hours": round(sum(videos["duration"].to_pylist()) / 3600, 3),
                 "units": self._tables["units"].count_rows(),
                 "frames": self._tables["frames"].count_rows(),
                 "captions": self._tables["captions"].count_rows() if self.has_captions else 0,
-                "disk_bytes": disk,
+                "disk_bytes": self.location.disk_bytes(),
                 "models": {k: v for k, v in self.meta.items() if k != "format"}}
-
-
-def _directory(path: str | Path) -> Path:
-    path = Path(path).expanduser()
-    if path.exists() and not path.is_dir():
-        raise IndexError_(f"index path {path} is a file, not a directory",
-                          "pass --index a directory (new or made by videorag index)")
-    return path
-
-
-def _stamp(path: Path, name: str) -> tuple[int, int, int] | None:
-    try:
-        stat = (path / name).stat()
-    except OSError:
-        return None
-    return stat.st_ino, stat.st_mtime_ns, stat.st_size
-
-
-def _mark_changed(path: Path) -> None:
-    """Replace the change marker (a new inode each time, so readers see it whatever the clock)."""
-    tmp = path / (CHANGED_FILE + f".{os.getpid()}.tmp")
-    tmp.write_text(f"{time.time_ns()}\n")
-    os.replace(tmp, path / CHANGED_FILE)

@@ -2,6 +2,7 @@
 moment localisation, and the searcher every caller ranks through."""
 from .base import Candidate, Method, Query, Ranking, Reranker
 from .corpus import Corpus, Level
+from . import snapshot
 from .searcher import Searcher
 
-__all__ = ["Candidate", "Corpus", "Level", "Method", "Query", "Ranking", "Reranker", "Searcher"]
+__all__ = ["Candidate", "Corpus", "Level", "Method", "Query", "Ranking", "Reranker", "Searcher", "snapshot"]

@@ -1,7 +1,8 @@
 """The search snapshot: the corpus a searcher needs, saved beside the index as memory-mapped
 arrays, so opening an index costs no work proportional to its size and needs no LanceDB.
 
-Layout: `INDEX/search/CURRENT` names the live snapshot folder; in it `manifest.json` (the index
+Layout (under the index directory, or for an index on S3 under its local cache folder:
+`location.local`): `search/CURRENT` names the live snapshot folder; in it `manifest.json` (the index
 change token it was made at, video ids and paths, per level its size and ANN index) and, per
 level (segment, chunk, video), `.npy` arrays: times, owners, unit vectors, texts (UTF-8 blob +
 offsets), BM25 postings (`BM25.arrays`) and, past `ann_min_rows`, an IVF index (`ivf.IVF`).
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..index.location import locate
 from .bm25 import ARRAYS, BM25
 from .corpus import Corpus, Level
 from .ivf import IVF
@@ -35,18 +37,19 @@ FOLDER = "search"
 LEVELS = ("segment", "chunk", "video")
 
 
-def token(index_dir: Path) -> str:
-    """The index's change token (the content of its change marker; '' before any write)."""
+def token(index) -> str:
+    """The change token of the index at `index` (a path, URI or location): the content of its
+    change marker; '' before any write."""
     try:
-        return (Path(index_dir) / ".changed").read_text().strip()
+        return locate(index).read(".changed").strip()
     except OSError:
         return ""
 
 
-def fresh(index_dir: Path, found: dict | None = None) -> bool:
+def fresh(index, found: dict | None = None) -> bool:
     """Whether the index's snapshot (or the manifest `found`) was made at its current state."""
-    found = manifest(index_dir) if found is None else found
-    return found is not None and found["token"] == token(index_dir)
+    found = manifest(index) if found is None else found
+    return found is not None and found["token"] == token(index)
 
 
 class Texts(Sequence):
@@ -65,9 +68,9 @@ class Texts(Sequence):
         return bytes(self.blob[self.offsets[i]:self.offsets[i + 1]]).decode("utf-8")
 
 
-def manifest(index_dir: Path) -> dict | None:
+def manifest(index) -> dict | None:
     """The live snapshot's manifest (with its folder under `folder`), None when there is none."""
-    root = Path(index_dir) / FOLDER
+    root = locate(index).local / FOLDER
     try:
         folder = root / (root / "CURRENT").read_text().strip()
         found = json.loads((folder / "manifest.json").read_text())
@@ -77,10 +80,10 @@ def manifest(index_dir: Path) -> dict | None:
     return {**found, "folder": str(folder)} if current else None
 
 
-def load(index_dir: Path, fresh_token: str, opener=None) -> Corpus | None:
+def load(index, fresh_token: str, opener=None) -> Corpus | None:
     """The snapshot's corpus when it was made at `fresh_token`, else None. `opener()` opens the
     index for what the snapshot does not hold (frames, captions, visual views)."""
-    found = manifest(index_dir)
+    found = manifest(index)
     if found is None or found["token"] != fresh_token:
         return None
     folder = Path(found["folder"])
@@ -103,12 +106,12 @@ def _load_level(folder: Path, name: str, info: dict) -> Level:
                  array("vectors"), bm25, array("block_starts"), array("block_owner"), ann)
 
 
-def save(corpus: Corpus, index_dir: Path, made_token: str, ann_min_rows: int) -> dict:
+def save(corpus: Corpus, index, made_token: str, ann_min_rows: int) -> dict:
     """Write `corpus` as the index's snapshot made at `made_token`; levels of ≥ `ann_min_rows`
     units get an IVF index (also attached to the corpus). Returns the manifest."""
     start = time.perf_counter()
-    root = Path(index_dir) / FOLDER
-    root.mkdir(exist_ok=True)
+    root = locate(index).local / FOLDER
+    root.mkdir(parents=True, exist_ok=True)
     name = f"s{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:8]}"
     tmp = root / f".tmp-{name}"
     tmp.mkdir()

@@ -86,7 +86,7 @@ def generation_samples(rag, path: Path) -> list[scorer.LabelledSubset]:
 def train_frame_selector(rag, items, generation: bool = False, max_items: int = 100,
                          epochs: int = 30, show_progress: bool = False) -> dict:
     if not rag.index.has_visual:
-        raise ConfigError(f"index {rag.index_dir} has no frame embeddings",
+        raise ConfigError(f"index {rag.location} has no frame embeddings",
                           "index with --visual clip --visual-model FOLDER first")
     rag.index.check_visual(rag.visual.model_name, rag.visual.dim)
     dim, nets, report = rag.visual.dim, {}, {}

@@ -1,0 +1,134 @@
+"""The search snapshot (memory-mapped corpus saved beside the index) and its IVF index."""
+import random
+
+import numpy as np
+import pytest
+from conftest import copy
+
+from videorag.config import SearchConfig
+from videorag.embed.hashing import HashingEmbedder
+from videorag.methods import create_method
+from videorag.retrieve import Corpus, Level, Searcher, snapshot
+from videorag.retrieve.bm25 import BM25
+from videorag.retrieve.ivf import IVF
+
+TOPICS = ["kettle tea", "bicycle tube", "garden hose", "guitar string", "oven bread", "laptop fan"]
+STEPS = ["clean", "tighten", "measure", "replace", "heat", "rinse", "glue", "test"]
+
+
+def _corpus(embedder, videos: int = 30, per_video: int = 12) -> Corpus:
+    rng = random.Random(0)
+    owner, starts, texts = [], [], []
+    for v in range(videos):
+        for i in range(per_video):
+            owner.append(v)
+            starts.append(5.0 * i)
+            texts.append(f"{rng.choice(STEPS)} the {TOPICS[v % len(TOPICS)]} part {v} step {i} "
+                         f"{rng.choice(STEPS)} again")
+    owner, starts = np.array(owner), np.array(starts)
+    segments = Level.build(owner, starts, starts + 4.5, texts, embedder.embed(texts))
+    whole = [" ".join(t for o, t in zip(owner, texts) if o == v) for v in range(videos)]
+    level = Level.build(np.arange(videos), np.zeros(videos), np.full(videos, 60.0), whole, embedder.embed(whole))
+    ids = [f"v{v}" for v in range(videos)]
+    return Corpus(ids, [f"/{i}.mp4" for i in ids], segments, level, level)
+
+
+def _hits(corpus, embedder, query, method="textvideorag", moments=False):
+    config = SearchConfig()
+    found = Searcher(corpus, embedder).search(query, create_method(method, config), config, top_k=5, moments=moments)
+    return [(h.video_id, h.start, h.end, round(h.score, 5), h.text) for h in found]
+
+
+@pytest.mark.parametrize("method", ["textvideorag", "best", "bm25"])
+def test_a_loaded_snapshot_searches_like_the_corpus_it_saved(tmp_path, method):
+    embedder = HashingEmbedder()
+    corpus = _corpus(embedder)
+    snapshot.save(corpus, tmp_path, "token-1", ann_min_rows=10_000)
+    loaded = snapshot.load(tmp_path, "token-1")
+    assert isinstance(loaded.segments.vectors, np.memmap)   # mapped, not read
+    for query in ("replace the bicycle tube part 7", "how do I heat the oven bread"):
+        assert _hits(loaded, embedder, query, method) == _hits(corpus, embedder, query, method)
+        assert _hits(loaded, embedder, query, method, True) == _hits(corpus, embedder, query, method, True)
+    assert loaded.segments.texts[3:5] == corpus.segments.texts[3:5]
+    assert loaded.segments.texts[-1] == corpus.segments.texts[-1]
+
+
+def test_a_snapshot_of_another_state_is_not_loaded(tmp_path):
+    corpus = _corpus(HashingEmbedder(), videos=3)
+    assert snapshot.load(tmp_path, "") is None                       # none saved yet
+    snapshot.save(corpus, tmp_path, "token-1", ann_min_rows=10_000)
+    assert snapshot.load(tmp_path, "token-2") is None                # the index changed since
+    assert not snapshot.fresh(tmp_path)                              # no change marker holds token-1
+    (tmp_path / ".changed").write_text("token-1\n")
+    assert snapshot.fresh(tmp_path)
+    snapshot.save(corpus, tmp_path, "token-3", ann_min_rows=10_000)
+    assert len([p for p in (tmp_path / "search").iterdir() if p.is_dir()]) == 1   # the old one is gone
+
+
+def test_bm25_saved_as_arrays_scores_the_same():
+    texts = ["patch the inner tube", "tubes and tires", "bake the bread", ""]
+    bm25 = BM25(texts)
+    again = BM25.from_arrays(bm25.arrays(), dict(bm25.vocab))
+    for query in ("inner tube", "bread tire", "nothing"):
+        assert np.array_equal(again.scores(query), bm25.scores(query))
+        assert np.array_equal(again.local_scores(0, 3, query), bm25.local_scores(0, 3, query))
+    assert bm25.scores("inner tube").argmax() == 0 and bm25.scores("bread").argmax() == 2
+
+
+def _clustered(n: int, dim: int = 64, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(20, dim))
+    x = centres[rng.integers(0, 20, n)] + 0.7 * rng.normal(size=(n, dim))
+    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_ivf_probing_every_cell_is_exact_search():
+    x = _clustered(3000)
+    ivf = IVF.build(x, cells=40)
+    assert sorted(ivf.rows.tolist()) == list(range(3000))            # every vector in one cell
+    for q in x[:20]:
+        rows, scores = ivf.search(q, probes=40)
+        assert np.array_equal(np.sort(rows[np.argsort(-scores)[:10]]), np.sort(np.argsort(-(x @ q))[:10]))
+
+
+def test_ivf_finds_most_true_neighbours_with_few_probes():
+    x = _clustered(5000, seed=1)
+    ivf = IVF.build(x)            # ≈ 70 cells
+    queries = _clustered(50, seed=2)
+    recall = np.mean([len(set(ivf.search(q, 8)[0][np.argsort(-ivf.search(q, 8)[1])[:10]])
+                          & set(np.argsort(-(x @ q))[:10])) / 10 for q in queries])
+    assert recall >= 0.8, recall
+
+
+def test_a_large_level_gets_an_ann_index_and_still_finds_the_answer(tmp_path):
+    embedder = HashingEmbedder()
+    corpus = _corpus(embedder, videos=60)
+    found = snapshot.save(corpus, tmp_path, "t", ann_min_rows=500)   # 720 segments: IVF
+    assert found["levels"]["segment"]["ann"]["kind"] == "ivf-flat" and found["levels"]["video"]["ann"] is None
+    loaded = snapshot.load(tmp_path, "t")
+    assert loaded.segments.ann is not None
+    query = "tighten the guitar string part 45 step 3"
+    exact = _hits(_corpus(embedder, videos=60), embedder, query)
+    approx = _hits(loaded, embedder, query)
+    assert approx[0][:3] == exact[0][:3] and approx[0][0] == "v45"
+    dense = loaded.segments.similarity(embedder.embed([query])[0], probes=2)
+    rows = loaded.segments.ann.search(embedder.embed([query])[0], 2)[0]
+    outside = np.setdiff1d(np.arange(len(dense)), rows)
+    assert len(outside) and np.all(dense[outside] == dense[rows].min())   # the rest rank below
+
+
+def test_search_maps_the_snapshot_ingest_saved_and_follows_later_writes(make_rag, short_video, sample_dir):
+    writer = make_rag()
+    writer.add([short_video[0]])
+    assert snapshot.fresh(writer.index_dir)
+    reader = make_rag(writer.index_dir)                 # another process's view of the same index
+    assert reader.search("how long should the tea steep")[0].video_id == writer.search("tea")[0].video_id
+    assert reader._index is None                        # served from the snapshot: LanceDB never opened
+    bike = copy(sample_dir[0] / "fix-a-flat-bike-tire.mp4", writer.index_dir.parent / "v" / "bike.mp4")
+    writer.add([bike])
+    assert "bike.mp4" in reader.search("find the hole in the inner tube")[0].path
+    writer.remove([str(bike)])
+    assert not snapshot.fresh(writer.index_dir)         # a removal leaves it stale ...
+    assert all("bike" not in h.path for h in reader.search("find the hole in the inner tube"))
+    assert snapshot.fresh(writer.index_dir)             # ... and the next search saved a new one
+    assert reader.info()["search"]["snapshot"] == "fresh"
