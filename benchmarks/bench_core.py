@@ -101,9 +101,9 @@ def bench_search(out: Path, videos: int = 1000, segments_per_video: int = 50, qu
     nrng = np.random.default_rng(1)
     index_dir = out / "search-index"
     rag = VideoRAG(index_dir, Config())
-    dim = rag.embedder.dim
+    dim = rag.query_embedder.dim   # a search process loads no torch (which would slow it ~2×)
     if not (index_dir / "videorag.json").exists():
-        index = VideoIndex.open_or_create(index_dir, rag.embedder.model_name, dim)
+        index = VideoIndex.open_or_create(index_dir, rag.query_embedder.model_name, dim)
         centres = nrng.normal(size=(len(TOPICS) * 4, dim)).astype(np.float32)
         for v in range(videos):
             topic = TOPICS[v % len(TOPICS)]

@@ -12,12 +12,12 @@
 3. recall@10 of the IVF path against exact search on the same vectors, for several probe counts;
 4. today's in-memory path (`Corpus.from_index`: read every unit, build BM25 in Python) at the
    same size, in a new process: seconds and peak RSS;
-5. a cold `videorag search` process on a small index (the demo corpus), CPU seconds, median of 5,
-   with the ONNX query embedder and with the default one.
+5. a cold `videorag search` process on a small index (the demo corpus), CPU seconds, median of 5:
+   by default (queries on the ONNX export) and with `--embed-backend sentence-transformers`.
 
 Usage: python benchmarks/bench_scale.py [--out bench-results] [--segments 1000000]
        [--skip build,serve,recall,memory,cli]
-Prints figures and writes OUT/scale.json.
+Prints figures and writes OUT/scale.json (steps run apart are merged into it).
 """
 from __future__ import annotations
 
@@ -88,13 +88,12 @@ def _records(videos: int, seed: int = 0):
         yield batch
 
 
-def _rag(index_dir: Path, vectors=None, ann_min_rows: int = 100_000):
+def _rag(index_dir: Path, ann_min_rows: int = 50_000):
     from videorag import Config, VideoRAG
     from videorag.config import SearchConfig
 
     config = Config(show_progress=False, search=SearchConfig(ann_min_rows=ann_min_rows))
-    return VideoRAG(index_dir, config, embedder=QueryVectors(vectors) if vectors is not None
-                    else QueryVectors(np.zeros((1, DIM))))
+    return VideoRAG(index_dir, config, embedder=QueryVectors(np.zeros((1, DIM))))
 
 
 def bench_build(out: Path, segments: int, ann_min_rows: int) -> dict:
@@ -124,11 +123,9 @@ def bench_build(out: Path, segments: int, ann_min_rows: int) -> dict:
 
 def child_serve(index_dir: Path, queries: int) -> dict:
     """In a fresh process: open + first query, warm latency, peak RSS."""
-    from videorag.retrieve import snapshot
-
     t0 = time.perf_counter()
-    vectors = np.load(Path(snapshot.manifest(index_dir)["folder"]) / "segment.vectors.npy", mmap_mode="r")
-    rag = _rag(index_dir, vectors)
+    rag = _rag(index_dir)
+    vectors = rag.embedder.vectors = rag.searcher().corpus.segments.vectors   # queries near its rows
     rag.search("q:0")
     first = time.perf_counter() - t0
     rng = random.Random(1)
@@ -167,24 +164,26 @@ def _peak_rss_gb() -> float:
 
 
 def bench_recall(index_dir: Path, queries: int = 200) -> dict:
+    """recall@10 of the IVF path against exact search over the same vectors, for queries near a
+    segment (noise 0.5: a paraphrase) and far from any (noise 1.5: a vague question)."""
     from videorag.retrieve import snapshot
 
-    corpus = snapshot.load(index_dir, snapshot.token(index_dir))
-    level = corpus.segments
+    level = snapshot.load(index_dir, snapshot.token(index_dir)).segments
     vectors = np.asarray(level.vectors)
-    embed = QueryVectors(vectors, seed=2)
-    qs = embed.embed([f"q:{r}" for r in np.random.default_rng(3).integers(0, len(vectors), queries)])
-    exact = [set(np.argsort(-(vectors @ q))[:10]) for q in qs]
+    rows = np.random.default_rng(3).integers(0, len(vectors), queries)
     out = {}
-    for probes in (8, 16, 32, 64):
-        found, times = [], []
-        for q, truth in zip(qs, exact):
-            t = time.perf_counter()
-            rows, scores = level.ann.search(q, probes)
-            times.append((time.perf_counter() - t) * 1000)
-            found.append(len(set(rows[np.argsort(-scores)[:10]]) & truth) / 10)
-        out[f"probes_{probes}"] = {"recall_at_10": round(float(np.mean(found)), 4),
-                                   "p50_ms": round(float(np.median(times)), 2)}
+    for noise in (0.5, 1.5):
+        qs = QueryVectors(vectors, noise=noise, seed=2).embed([f"q:{r}" for r in rows])
+        exact = [set(np.argsort(-(vectors @ q))[:10]) for q in qs]
+        for probes in (8, 16, 32, 64):
+            found, times = [], []
+            for q, truth in zip(qs, exact):
+                t = time.perf_counter()
+                got, scores = level.ann.search(q, probes)
+                times.append((time.perf_counter() - t) * 1000)
+                found.append(len(set(got[np.argsort(-scores)[:10]]) & truth) / 10)
+            out[f"noise_{noise}_probes_{probes}"] = {"recall_at_10": round(float(np.mean(found)), 4),
+                                                      "p50_ms": round(float(np.median(times)), 2)}
     t = time.perf_counter()
     for q in qs[:20]:
         vectors @ q
@@ -201,13 +200,13 @@ def bench_cli(out: Path, runs: int = 5) -> dict:
     make_corpus(folder / "videos", show=False)
     VideoRAG(folder / "index", Config(show_progress=False)).add([folder / "videos"])
     result = {}
-    for backend in ("onnx", "sentence-transformers"):
+    for backend in ("default", "sentence-transformers"):   # default: queries on the ONNX export
         cpu = []
+        flag = [] if backend == "default" else ["--embed-backend", backend]
         for _ in range(runs):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run([sys.executable, "-m", "videorag.cli", "search", "where is the inner tube leaking",
-                            "--index", str(folder / "index"), "--embed-backend", backend],
-                           check=True, capture_output=True)
+                            "--index", str(folder / "index"), *flag], check=True, capture_output=True)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         result[backend] = {"cpu_s_median": round(float(np.median(cpu)), 2), "cpu_s": [round(c, 2) for c in cpu]}
@@ -227,12 +226,13 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=Path("bench-results"))
     parser.add_argument("--segments", type=int, default=1_000_000)
     parser.add_argument("--skip", default="")
-    parser.add_argument("--ann-min-rows", type=int, default=100_000, help="segment levels this large get IVF")
+    parser.add_argument("--ann-min-rows", type=int, default=50_000, help="levels this large get IVF")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     args.out.mkdir(parents=True, exist_ok=True)
     index_dir = args.out / "scale-index"
-    results = {"segments_asked": args.segments}
+    out_file = args.out / "scale.json"   # steps run apart add to the figures of earlier runs
+    results = {**(json.loads(out_file.read_text()) if out_file.is_file() else {}), "segments_asked": args.segments}
     steps = {"build": lambda: bench_build(args.out, args.segments, args.ann_min_rows),
              "serve": lambda: _child("serve", index_dir),
              "recall": lambda: bench_recall(index_dir),
@@ -242,7 +242,7 @@ def main() -> int:
         if name not in skip:
             results[name] = step()
             print(name, json.dumps(results[name]), flush=True)
-    (args.out / "scale.json").write_text(json.dumps(results, indent=2))
+    out_file.write_text(json.dumps(results, indent=2))
     return 0
 
 

@@ -179,7 +179,7 @@ class SearchConfig:
     alpha: float = 0.6                # weight of the dense score in α fusion
     rrf_k: int = 60
     candidates: int = 300             # per-retriever candidate pool before fusion
-    ann_min_rows: int = 100_000       # levels this large get an ANN (IVF) index in the search snapshot
+    ann_min_rows: int = 50_000        # levels this large get an ANN (IVF) index in the search snapshot
     ann_probes: int = 32              # IVF cells searched per query (more: higher recall, slower)
     segment_weight: float = 0.5       # video score = mix of best segment, chunk and whole-video
     chunk_weight: float = 0.3

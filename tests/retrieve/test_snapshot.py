@@ -45,7 +45,7 @@ def test_a_loaded_snapshot_searches_like_the_corpus_it_saved(tmp_path, method):
     corpus = _corpus(embedder)
     snapshot.save(corpus, tmp_path, "token-1", ann_min_rows=10_000)
     loaded = snapshot.load(tmp_path, "token-1")
-    assert isinstance(loaded.segments.vectors, np.memmap)   # mapped, not read
+    assert isinstance(loaded.segments.vectors.base, np.memmap)   # mapped, not read
     for query in ("replace the bicycle tube part 7", "how do I heat the oven bread"):
         assert _hits(loaded, embedder, query, method) == _hits(corpus, embedder, query, method)
         assert _hits(loaded, embedder, query, method, True) == _hits(corpus, embedder, query, method, True)
@@ -132,3 +132,18 @@ def test_search_maps_the_snapshot_ingest_saved_and_follows_later_writes(make_rag
     assert all("bike" not in h.path for h in reader.search("find the hole in the inner tube"))
     assert snapshot.fresh(writer.index_dir)             # ... and the next search saved a new one
     assert reader.info()["search"]["snapshot"] == "fresh"
+
+
+def test_fusing_an_ann_levels_candidates_equals_fusing_its_full_arrays(tmp_path):
+    from videorag.methods.text import candidate_alpha_fuse
+    from videorag.retrieve.fusion import alpha_fuse
+
+    embedder = HashingEmbedder()
+    snapshot.save(_corpus(embedder, videos=60), tmp_path, "t", ann_min_rows=500)
+    loaded = snapshot.load(tmp_path, "t")
+    searcher, config = Searcher(loaded, embedder), SearchConfig(ann_probes=3)
+    for query in ("tighten the guitar string part 45", "bread", "zebra crossing"):
+        qc = searcher.context(query, config)
+        level = loaded.segments
+        full = level.per_video_max(alpha_fuse(qc.dense(level), qc.lexical(level), 0.6), len(loaded.video_ids))
+        assert np.allclose(candidate_alpha_fuse(qc, level, len(loaded.video_ids), 0.6), full, atol=1e-6)

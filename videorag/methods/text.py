@@ -34,12 +34,35 @@ class TextVideoRAG:
         c, cfg = qc.corpus, self.config
         total = np.zeros(len(c.video_ids), np.float32)
         for name, level in (("segment", c.segments), ("chunk", c.chunks), ("video", c.videos)):
-            fused = self.fuse(qc.dense(level), qc.lexical(level))
-            total += getattr(cfg, f"{name}_weight") * level.per_video_max(fused, len(c.video_ids))
+            total += getattr(cfg, f"{name}_weight") * self.level_scores(qc, level, len(c.video_ids))
         return total
+
+    def level_scores(self, qc, level, n: int) -> np.ndarray:
+        """Each video's best fused item at one level."""
+        if level.ann is not None and self.config.fusion == "alpha":
+            return candidate_alpha_fuse(qc, level, n, self.config.alpha)
+        return level.per_video_max(self.fuse(qc.dense(level), qc.lexical(level)), n)
 
     def rank(self, qc) -> Ranking:
         return ranking(qc, self.video_scores(qc))
+
+
+def candidate_alpha_fuse(qc, level, n: int, alpha: float) -> np.ndarray:
+    """`per_video_max(alpha_fuse(qc.dense(level), qc.lexical(level)))` for an ANN level, from its
+    candidates: an item the index did not find has the lowest dense score, 0 after min-max, so
+    its fused score is its lexical part alone — and every item's is at least that. The result is
+    the same; no collection-sized temporaries beyond the BM25 scores."""
+    rows, dense = qc.candidates(level)
+    lexical = qc.lexical(level)
+    low, high = float(lexical.min()), float(lexical.max())
+    scale = (1 - alpha) / (high - low) if high - low >= 1e-12 else 0.0
+    out = np.zeros(n, np.float32)
+    out[level.block_owner] = (np.maximum.reduceat(lexical, level.block_starts) - low) * scale
+    if len(rows):
+        spread = float(dense.max() - dense.min())
+        d = (dense - dense.min()) / spread if spread >= 1e-12 else np.zeros_like(dense)
+        np.maximum.at(out, level.owner[rows], (alpha * d + (lexical[rows] - low) * scale).astype(np.float32))
+    return out
 
 
 def dense_videos(qc, text: str | None = None, rows=slice(None)) -> np.ndarray:

@@ -48,7 +48,10 @@ class Level:
         finds and their lowest score for the rest (after min-max they rank below every candidate)."""
         if self.ann is None:
             return np.asarray(self.vectors @ query)
-        rows, scores = self.ann.search(query, probes)
+        return self.expand(*self.ann.search(query, probes))
+
+    def expand(self, rows: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """Candidates' scores as a score per item, the lowest candidate score for the rest."""
         out = np.full(len(self), scores.min() if len(scores) else 0.0, np.float32)
         out[rows] = scores
         return out
@@ -65,7 +68,7 @@ class Level:
 
     def span(self, video: int) -> tuple[int, int]:
         """[lo, hi): the rows of `video`'s items, in time order."""
-        lo, hi = np.searchsorted(self.owner, [video, video + 1])
+        lo, hi = np.searchsorted(self.owner, np.array([video, video + 1], self.owner.dtype))  # no cast of owner
         return int(lo), int(hi)
 
     @cached_property

@@ -1,6 +1,7 @@
 """An inverted-file (IVF-Flat) index over unit vectors: spherical k-means cells; a query scores the
 cells' centroids, then exactly every vector of the `probes` best cells. The vectors are stored in
-cell order, so a probe reads contiguous memory."""
+cell order, so a probe reads contiguous memory; `InRowOrder` reads them back by row, so a level
+with an IVF index keeps one copy of its vectors."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,7 +18,13 @@ class IVF:
     rows: np.ndarray        # (n,) int32: the level row at each position
     vectors: np.ndarray     # (n, dim) float32, in cell order
 
-    ARRAYS = ("centroids", "offsets", "rows", "vectors")
+    ARRAYS = ("centroids", "offsets", "rows", "vectors", "positions")
+    positions: np.ndarray | None = None   # (n,) int32: the position of each level row (inverse of rows)
+
+    def __post_init__(self):
+        if self.positions is None:
+            self.positions = np.empty(len(self.rows), np.int32)
+            self.positions[self.rows] = np.arange(len(self.rows), dtype=np.int32)
 
     @property
     def cells(self) -> int:
@@ -45,6 +52,28 @@ class IVF:
         order = np.argsort(cell, kind="stable").astype(np.int32)
         offsets = np.r_[0, np.cumsum(np.bincount(cell, minlength=cells))].astype(np.int64)
         return cls(centroids, offsets, order, np.ascontiguousarray(np.asarray(vectors, np.float32)[order]))
+
+
+class InRowOrder:
+    """An IVF's vectors addressed by level row, like the (n, dim) array they were built from:
+    indexing gathers rows, `@` scores every row. Only what is read is touched."""
+
+    def __init__(self, ivf: IVF):
+        self.ivf = ivf
+        self.shape, self.dtype, self.ndim = ivf.vectors.shape, ivf.vectors.dtype, 2
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __getitem__(self, key):
+        return self.ivf.vectors[self.ivf.positions[key]]
+
+    def __matmul__(self, other: np.ndarray) -> np.ndarray:
+        return (self.ivf.vectors @ other)[self.ivf.positions]
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        out = self.ivf.vectors[self.ivf.positions]
+        return out if dtype is None else out.astype(dtype)
 
 
 def _assign(vectors: np.ndarray, centroids: np.ndarray) -> np.ndarray:

@@ -30,7 +30,7 @@ def text_moments(qc, video: int, source: str = "text") -> list[Candidate]:
         return []
     specific, plain = own_relevance(qc, video, lo, hi, cfg)
     scores = minmax(with_context(specific, cfg.context_weight)) if hi - lo > 1 else np.ones(1)
-    found = peaks(scores, plain, level.starts[lo:hi], level.ends[lo:hi], level.texts[lo:hi], video, cfg, source)
+    found = peaks(scores, plain, level.starts[lo:hi], level.ends[lo:hi], _Span(level.texts, lo), video, cfg, source)
     if cfg.reranker:
         from ..rerank import moment_reranker
 
@@ -61,6 +61,16 @@ def own_relevance(qc, video: int, lo: int, hi: int, cfg: MomentConfig) -> tuple[
     return mix(dense - discount), mix(dense)
 
 
+class _Span:
+    """Texts of one video's items, read only when sliced (a snapshot decodes each on access)."""
+
+    def __init__(self, texts, lo: int):
+        self.texts, self.lo = texts, lo
+
+    def __getitem__(self, i: slice) -> list[str]:
+        return self.texts[self.lo + i.start:self.lo + i.stop]
+
+
 def with_context(scores: np.ndarray, weight: float) -> np.ndarray:
     """score + weight · mean of the neighbours' scores (the one neighbour at either end)."""
     if not weight or len(scores) < 2:
@@ -73,7 +83,7 @@ def with_context(scores: np.ndarray, weight: float) -> np.ndarray:
     return scores + weight * total / count
 
 
-def peaks(scores: np.ndarray, own: np.ndarray, starts, ends, texts: list[str], video: int,
+def peaks(scores: np.ndarray, own: np.ndarray, starts, ends, texts, video: int,
           cfg: MomentConfig, source: str) -> list[Candidate]:
     """Non-maximum suppression: the best segment (by `scores`, with context) widened over
     neighbours whose `own` score is close to the peak's, within `max_seconds`; then the best

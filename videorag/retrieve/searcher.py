@@ -69,8 +69,14 @@ class QueryContext:
     def dense(self, level: Level, text: str | None = None) -> np.ndarray:
         """Every item's similarity to the query (approximate past `ann_min_rows`: see
         `Level.similarity`); for scores inside one video use `dense_span`."""
-        return self.memo(("dense", id(level), text),
-                         lambda: level.similarity(self.vector(text), self.config.ann_probes))
+        if level.ann is not None:
+            return self.memo(("dense", id(level), text), lambda: level.expand(*self.candidates(level, text)))
+        return self.memo(("dense", id(level), text), lambda: np.asarray(level.vectors @ self.vector(text)))
+
+    def candidates(self, level: Level, text: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, exact similarities) of the items the level's ANN index finds for the query."""
+        return self.memo(("ann", id(level), text),
+                         lambda: level.ann.search(self.vector(text), self.config.ann_probes))
 
     def dense_span(self, level: Level, lo: int, hi: int) -> np.ndarray:
         """Exact similarities of items lo..hi-1 (one video's) to the query."""

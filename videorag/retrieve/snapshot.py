@@ -27,7 +27,7 @@ import numpy as np
 from ..index.location import locate
 from .bm25 import ARRAYS, BM25
 from .corpus import Corpus, Level
-from .ivf import IVF
+from .ivf import IVF, InRowOrder
 from .text import ANALYZER
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,7 @@ def load(index, fresh_token: str, opener=None) -> Corpus | None:
     folder = Path(found["folder"])
     try:
         levels = {name: _load_level(folder, name, found["levels"][name]) for name in LEVELS}
-        visual = np.load(folder / "visual.npy", mmap_mode="r") if found.get("visual") else None
+        visual = _mapped(folder / "visual.npy") if found.get("visual") else None
     except (OSError, ValueError) as exc:   # replaced by a newer snapshot while being read
         log.info("search snapshot %s unreadable (%s)", folder, exc)
         return None
@@ -98,12 +98,19 @@ def load(index, fresh_token: str, opener=None) -> Corpus | None:
 
 
 def _load_level(folder: Path, name: str, info: dict) -> Level:
-    array = lambda key: np.load(folder / f"{name}.{key}.npy", mmap_mode="r")  # noqa: E731
+    array = lambda key: _mapped(folder / f"{name}.{key}.npy")  # noqa: E731
     vocab = json.loads((folder / f"{name}.vocab.json").read_text())
     bm25 = BM25.from_arrays({key: array(key) for key in ARRAYS}, {t: i for i, t in enumerate(vocab)})
     ann = IVF(*(array(f"ivf.{key}") for key in IVF.ARRAYS)) if info.get("ann") else None
+    vectors = InRowOrder(ann) if ann is not None else array("vectors")   # one copy of the vectors
     return Level(array("owner"), array("starts"), array("ends"), Texts(array("texts"), array("offsets")),
-                 array("vectors"), bm25, array("block_starts"), array("block_owner"), ann)
+                 vectors, bm25, array("block_starts"), array("block_owner"), ann)
+
+
+def _mapped(path: Path) -> np.ndarray:
+    """A read-only array over the file's pages (a plain ndarray view: numpy's memmap subclass
+    costs microseconds on every slice, and searches slice thousands of times)."""
+    return np.load(path, mmap_mode="r").view(np.ndarray)
 
 
 def save(corpus: Corpus, index, made_token: str, ann_min_rows: int) -> dict:
@@ -134,11 +141,13 @@ def save(corpus: Corpus, index, made_token: str, ann_min_rows: int) -> dict:
 def _save_level(folder: Path, name: str, level: Level) -> dict:
     blob = [t.encode("utf-8") for t in level.texts]
     offsets = np.r_[0, np.cumsum([len(b) for b in blob], dtype=np.int64)]
-    arrays = {"owner": level.owner, "starts": level.starts, "ends": level.ends, "vectors": level.vectors,
+    arrays = {"owner": level.owner, "starts": level.starts, "ends": level.ends,
               "block_starts": level.block_starts, "block_owner": level.block_owner, "offsets": offsets,
               "texts": np.frombuffer(b"".join(blob), np.uint8), **level.bm25.arrays()}
     if level.ann is not None:
         arrays.update({f"ivf.{key}": getattr(level.ann, key) for key in IVF.ARRAYS})
+    else:
+        arrays["vectors"] = level.vectors
     for key, value in arrays.items():
         np.save(folder / f"{name}.{key}.npy", np.asarray(value))
     vocab = sorted(level.bm25.vocab, key=level.bm25.vocab.get)
