@@ -33,8 +33,10 @@ class Level:
     @classmethod
     def build(cls, owner, starts, ends, texts, vectors) -> "Level":
         order = np.lexsort((np.asarray(starts, np.float64), np.asarray(owner)))
+        if np.array_equal(order, np.arange(len(order))):   # already sorted (as ingest writes): no copies
+            order = slice(None)
         owner = np.asarray(owner, np.int32)[order]
-        texts = [texts[i] for i in order]
+        texts = list(texts) if isinstance(order, slice) else [texts[i] for i in order]
         block_starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if len(owner) else np.zeros(0, int)
         return cls(owner, np.asarray(starts, np.float64)[order], np.asarray(ends, np.float64)[order],
                    texts, np.ascontiguousarray(np.asarray(vectors, np.float32)[order]), BM25(texts),
@@ -116,13 +118,15 @@ class Corpus:
 
     @classmethod
     def from_index(cls, index) -> "Corpus":
+        import pyarrow.compute as pc
+
         videos = index.videos(["video_id", "path", "duration", "text", "vector"])
         ids = videos["video_id"].to_pylist()
         row = {v: i for i, v in enumerate(ids)}
         units = index.units(set(ids))  # the videos of this read only (an ingest may be committing)
         levels = {}
         for kind in ("segment", "chunk"):
-            part = units.filter(np.asarray(units["kind"].to_pylist()) == kind) if units.num_rows else units
+            part = units.filter(pc.equal(units["kind"], kind)) if units.num_rows else units
             owner = np.asarray([row[v] for v in part["video_id"].to_pylist()], np.int32)
             vectors = _vectors(part["vector"], index.meta["dim"])
             levels[kind] = Level.build(owner, part["start"].to_numpy(), part["end"].to_numpy(),
