@@ -141,6 +141,7 @@ def child_serve(index_dir: Path, queries: int) -> dict:
         out[f"{name}_p50_ms"] = round(float(np.percentile(times, 50)), 1)
         out[f"{name}_p95_ms"] = round(float(np.percentile(times, 95)), 1)
     out["peak_rss_gb"] = _peak_rss_gb()
+    out["rss_now_gb"] = {k: _status_gb(k) for k in ("RssAnon", "RssFile")}   # own memory / mapped files
     return out
 
 
@@ -157,9 +158,13 @@ def child_memory(index_dir: Path) -> dict:
 
 def _peak_rss_gb() -> float:
     """This process's peak RSS (VmHWM: unlike getrusage's maxrss, not inherited from the parent)."""
+    return _status_gb("VmHWM")
+
+
+def _status_gb(field: str) -> float:
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return round(int(line.split()[1]) * 1024 / 1e9, 2)
+        if line.startswith(field + ":"):
+            return round(int(line.split()[1]) * 1024 / 1e9, 3)
     return float("nan")
 
 

@@ -163,5 +163,16 @@ def _point(root: Path, name: str) -> None:
     tmp.write_text(name + "\n")
     os.replace(tmp, root / "CURRENT")
     for old in root.iterdir():
-        if old.is_dir() and old.name != name and not old.name.startswith(".tmp-"):
+        if old.is_dir() and old.name != name and _replaced(old):
             shutil.rmtree(old, ignore_errors=True)
+
+
+def _replaced(folder: Path) -> bool:
+    """An earlier snapshot, or one a crash left half-written over an hour ago (another process's
+    `.tmp-*` being written now is kept)."""
+    if not folder.name.startswith(".tmp-"):
+        return True
+    try:
+        return time.time() - folder.stat().st_mtime > 3600
+    except OSError:
+        return False
