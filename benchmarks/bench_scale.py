@@ -11,12 +11,13 @@
    the real query embedder's time is measured apart (`embed_ms`);
 3. recall@10 of the IVF path against exact search on the same vectors, for several probe counts;
 4. today's in-memory path (`Corpus.from_index`: read every unit, build BM25 in Python) at the
-   same size, in a new process: seconds and peak RSS;
+   same size, in a new process: seconds and peak RSS; then 10 videos added, and the seconds to
+   extend the snapshot with them (what `videorag index` does after adding videos);
 5. a cold `videorag search` process on a small index (the demo corpus), CPU seconds, median of 5:
    by default (queries on the ONNX export) and with `--embed-backend sentence-transformers`.
 
 Usage: python benchmarks/bench_scale.py [--out bench-results] [--segments 1000000]
-       [--skip build,serve,recall,memory,cli]
+       [--skip build,serve,recall,memory,grow,cli]
 Prints figures and writes OUT/scale.json (steps run apart are merged into it).
 """
 from __future__ import annotations
@@ -119,6 +120,24 @@ def bench_build(out: Path, segments: int, ann_min_rows: int) -> dict:
             "ann": found["levels"]["segment"]["ann"],
             "disk_gb_total": round(size(index_dir) / 1e9, 2),
             "disk_gb_snapshot": round(size(index_dir / "search") / 1e9, 2)}
+
+
+def bench_grow(index_dir: Path, videos: int = 10) -> dict:
+    """Add `videos` new videos to the index (as an ingest run does), then bring the snapshot up
+    to date: extended with the new videos (what `add` does) — seconds."""
+    from videorag.index import VideoIndex
+    from videorag.retrieve import snapshot
+
+    rag = _rag(index_dir)
+    base = snapshot.manifest(index_dir)
+    known = len(base["video_ids"])
+    batch = [r for b in _records(known + videos, seed=7) for r in b][known:]
+    for r in batch:
+        r.video_id = "new-" + r.video_id
+    VideoIndex.open(index_dir).add_many(batch)
+    t0 = time.perf_counter()
+    extended = rag._extend_snapshot(base)
+    return {"videos_added": videos, "extended": extended, "seconds": round(time.perf_counter() - t0, 1)}
 
 
 def child_serve(index_dir: Path, queries: int) -> dict:
@@ -242,6 +261,7 @@ def main() -> int:
              "serve": lambda: _child("serve", index_dir),
              "recall": lambda: bench_recall(index_dir),
              "memory": lambda: _child("memory", index_dir),
+             "grow": lambda: bench_grow(index_dir),
              "cli": lambda: bench_cli(args.out)}
     for name, step in steps.items():
         if name not in skip:

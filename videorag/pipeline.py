@@ -171,6 +171,8 @@ class VideoRAG:
                 chunk_seconds=self.config.ingest.chunk_seconds)
         with self._index.writer():
             self._index.refresh()
+            base = snapshot.manifest(self.location)   # what an unchanged snapshot can be extended from
+            base = base if base is not None and snapshot.fresh(self.location, base) else None
             self._index.record_fingerprint(self._fingerprint())
             cfg, meta = self.config.ingest, self._index.meta
             if cfg.visual or self._index.has_visual:   # a visual index stays complete
@@ -181,7 +183,8 @@ class VideoRAG:
             report = self.ingestor(roots).run(list(paths), progress)
         if not snapshot.fresh(self.location):   # after the writer's change mark, which it must match
             try:
-                self.save_snapshot()
+                if base is None or not self._extend_snapshot(base):
+                    self.save_snapshot()
             except OSError as exc:   # the videos are indexed; the next search saves it
                 log.warning("search snapshot not saved (%s); the next search builds it", exc)
         return report
@@ -247,13 +250,37 @@ class VideoRAG:
     def save_snapshot(self) -> dict:
         """Build the search corpus from the index and save it as the index's snapshot (the next
         searcher, here or in another process, maps it instead of reading the index)."""
-        from .retrieve import Corpus, Searcher, snapshot
+        from .retrieve import Corpus, snapshot
 
         made = snapshot.token(self.location)   # before reading: a later write makes it stale
+        return self._keep(Corpus.from_index(self.index), made)
+
+    @_locked
+    def _extend_snapshot(self, base: dict) -> bool:
+        """Save the snapshot `base` plus the videos indexed since it was made, without reading
+        the rest of the index again; False (nothing done) when videos were also removed or
+        moved since, or `base` cannot be read."""
+        from .retrieve import Corpus, snapshot
+
+        made = snapshot.token(self.location)
         index = self.index
-        corpus = Corpus.from_index(index)
+        current = dict(zip(*index.videos(["video_id", "path"]).to_pydict().values()))
+        added = set(current) - set(base["video_ids"])
+        if not added or any(current.get(v) != p for v, p in zip(base["video_ids"], base["paths"])):
+            return False
+        old = snapshot.load(self.location, base["token"], opener=lambda: self.index)
+        new = Corpus.from_index(index, only=added)
+        if old is None or (old.visual is None) != (new.visual is None):
+            return False
+        self._keep(old.extended(new), made)
+        return True
+
+    def _keep(self, corpus, made: str) -> dict:
+        """Save `corpus` as the snapshot made at `made` and search it from now on."""
+        from .retrieve import Searcher, snapshot
+
         found = snapshot.save(corpus, self.location, made, self.config.search.ann_min_rows)
-        self._searcher, self._searcher_version = Searcher(corpus, self.query_embedder, index=index), made
+        self._searcher, self._searcher_version = Searcher(corpus, self.query_embedder, index=self.index), made
         return found
 
     @_locked

@@ -16,20 +16,22 @@ TOPICS = ["kettle tea", "bicycle tube", "garden hose", "guitar string", "oven br
 STEPS = ["clean", "tighten", "measure", "replace", "heat", "rinse", "glue", "test"]
 
 
-def _corpus(embedder, videos: int = 30, per_video: int = 12) -> Corpus:
+def _corpus(embedder, videos: int = 30, per_video: int = 12, first: int = 0) -> Corpus:
+    """`videos` generated videos, of which those from `first` on are kept."""
     rng = random.Random(0)
     owner, starts, texts = [], [], []
     for v in range(videos):
         for i in range(per_video):
-            owner.append(v)
-            starts.append(5.0 * i)
-            texts.append(f"{rng.choice(STEPS)} the {TOPICS[v % len(TOPICS)]} part {v} step {i} "
-                         f"{rng.choice(STEPS)} again")
-    owner, starts = np.array(owner), np.array(starts)
+            text = f"{rng.choice(STEPS)} the {TOPICS[v % len(TOPICS)]} part {v} step {i} {rng.choice(STEPS)} again"
+            if v >= first:
+                owner.append(v - first)
+                starts.append(5.0 * i)
+                texts.append(text)
+    owner, starts, videos = np.array(owner), np.array(starts), videos - first
     segments = Level.build(owner, starts, starts + 4.5, texts, embedder.embed(texts))
     whole = [" ".join(t for o, t in zip(owner, texts) if o == v) for v in range(videos)]
     level = Level.build(np.arange(videos), np.zeros(videos), np.full(videos, 60.0), whole, embedder.embed(whole))
-    ids = [f"v{v}" for v in range(videos)]
+    ids = [f"v{v + first}" for v in range(videos)]
     return Corpus(ids, [f"/{i}.mp4" for i in ids], segments, level, level)
 
 
@@ -117,7 +119,15 @@ def test_a_large_level_gets_an_ann_index_and_still_finds_the_answer(tmp_path):
     assert len(outside) and np.all(dense[outside] == dense[rows].min())   # the rest rank below
 
 
-def test_search_maps_the_snapshot_ingest_saved_and_follows_later_writes(make_rag, short_video, sample_dir):
+def _spy(from_index, calls):
+    def spied(cls, index, only=None):
+        calls.append(None if only is None else len(only))
+        return from_index(cls, index, only)
+    return classmethod(spied)
+
+
+def test_search_maps_the_snapshot_ingest_saved_and_follows_later_writes(make_rag, short_video, sample_dir,
+                                                                        monkeypatch):
     writer = make_rag()
     writer.add([short_video[0]])
     assert snapshot.fresh(writer.index_dir)
@@ -125,7 +135,10 @@ def test_search_maps_the_snapshot_ingest_saved_and_follows_later_writes(make_rag
     assert reader.search("how long should the tea steep")[0].video_id == writer.search("tea")[0].video_id
     assert reader._index is None                        # served from the snapshot: LanceDB never opened
     bike = copy(sample_dir[0] / "fix-a-flat-bike-tire.mp4", writer.index_dir.parent / "v" / "bike.mp4")
+    added = []
+    monkeypatch.setattr(Corpus, "from_index", _spy(Corpus.from_index.__func__, added))
     writer.add([bike])
+    assert added == [1]                                   # the snapshot grew by the one new video
     assert "bike.mp4" in reader.search("find the hole in the inner tube")[0].path
     writer.remove([str(bike)])
     assert not snapshot.fresh(writer.index_dir)         # a removal leaves it stale ...
@@ -147,3 +160,21 @@ def test_fusing_an_ann_levels_candidates_equals_fusing_its_full_arrays(tmp_path)
         level = loaded.segments
         full = level.per_video_max(alpha_fuse(qc.dense(level), qc.lexical(level), 0.6), len(loaded.video_ids))
         assert np.allclose(candidate_alpha_fuse(qc, level, len(loaded.video_ids), 0.6), full, atol=1e-6)
+
+
+@pytest.mark.parametrize("ann_min_rows", [10_000, 300])
+def test_a_snapshot_extended_by_new_videos_searches_like_one_built_from_all(tmp_path, ann_min_rows):
+    embedder = HashingEmbedder()
+    snapshot.save(_corpus(embedder, videos=40), tmp_path / "all", "t", ann_min_rows)
+    snapshot.save(_corpus(embedder, videos=30), tmp_path / "old", "t", ann_min_rows)
+    old = snapshot.load(tmp_path / "old", "t")
+    snapshot.save(old.extended(_corpus(embedder, videos=40, first=30)), tmp_path / "old", "t2", ann_min_rows)
+    grown, full = snapshot.load(tmp_path / "old", "t2"), snapshot.load(tmp_path / "all", "t")
+    assert grown.video_ids == full.video_ids and grown.segments.texts[:] == full.segments.texts[:]
+    assert np.allclose(np.asarray(grown.segments.vectors), np.asarray(full.segments.vectors))
+    for query in ("tighten the guitar string part 35 step 3", "heat the oven bread part 7"):
+        if ann_min_rows > 1000:     # exact levels: the very same results
+            assert _hits(grown, embedder, query) == _hits(full, embedder, query)
+        else:                       # IVF cells kept from 30 videos: the same best video
+            assert _hits(grown, embedder, query)[0][0] == _hits(full, embedder, query)[0][0]
+        assert np.allclose(grown.segments.bm25.scores(query), full.segments.bm25.scores(query), atol=1e-5)

@@ -419,9 +419,14 @@ class VideoIndex:
         """All segment and chunk rows of indexed videos (orphans excluded), or of the videos in
         `live` (a reader building from one `videos` read passes its ids: a video committed
         meanwhile is then left out, not half in)."""
+        live = sorted(self.video_ids() if live is None else live)
+        if len(live) <= 500:   # a few videos (an incremental snapshot): filtered in the scan
+            if not live:
+                return self._tables["units"].schema.empty_table()
+            where = "video_id IN (" + ", ".join(_quote(v) for v in live) + ")"
+            return self._tables["units"].search().where(where).to_arrow()
         table = self._tables["units"].to_arrow()
-        live = pa.array(sorted(self.video_ids() if live is None else live), pa.string())
-        return table.filter(pc.is_in(table["video_id"], value_set=live))
+        return table.filter(pc.is_in(table["video_id"], value_set=pa.array(live, pa.string())))
 
     def segments(self, video_id: str, kind: str = "segment") -> list[Segment]:
         rows = (self._tables["units"].search()

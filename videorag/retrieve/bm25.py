@@ -71,6 +71,19 @@ class BM25:
         bm25.size = len(arrays["lengths"])
         return bm25
 
+    def extended(self, other: "BM25") -> "BM25":
+        """This collection followed by `other`'s documents: term counts appended (the other's
+        terms mapped into this vocabulary), weights recomputed over both; no text re-read."""
+        out = BM25(k1=self.k1, b=self.b, analyzer=self.analyzer)
+        out.vocab = dict(self.vocab)
+        terms = sorted(other.vocab, key=other.vocab.get)
+        remap = np.asarray([out.vocab.setdefault(t, len(out.vocab)) for t in terms], np.int32)
+        indptr = np.r_[np.asarray(self.tf_indptr), self.tf_indptr[-1] + np.asarray(other.tf_indptr[1:])]
+        cols = np.r_[np.asarray(self.tf_indices), remap[other.tf_indices] if len(remap) else np.zeros(0, np.int32)]
+        out._set(indptr.astype(np.int64), cols.astype(np.int32), np.r_[self.tf_counts, other.tf_counts],
+                 np.r_[self.lengths, other.lengths].astype(np.float32))
+        return out
+
     # -- scoring ---------------------------------------------------------------------------
     def _query(self, query: str) -> tuple[list[int], np.ndarray]:
         terms = Counter(t for t in self.analyzer(query) if t in self.vocab)

@@ -11,6 +11,7 @@ from functools import cached_property
 import numpy as np
 
 from .bm25 import BM25
+from . import ivf
 from .ivf import IVF
 from .text import bigrams
 
@@ -44,6 +45,24 @@ class Level:
 
     def __len__(self) -> int:
         return len(self.texts)
+
+    def extended(self, other: "Level", first_video: int) -> "Level":
+        """This level followed by `other`'s items, whose videos are numbered from `first_video`
+        on (so the items stay sorted by video). An IVF index takes the new vectors into its
+        cells; it is dropped (the snapshot trains one again) once the level has grown 4× since
+        its k-means."""
+        n = len(self)
+        if self.ann is not None and n + len(other) <= 4 * self.ann.cells ** 2:
+            ann = ivf.extended(self.ann, other.vectors)
+            vectors = ivf.InRowOrder(ann)
+        else:
+            ann = None
+            vectors = np.concatenate([np.asarray(self.vectors, np.float32), np.asarray(other.vectors, np.float32)])
+        return Level(np.r_[self.owner, other.owner + first_video].astype(np.int32),
+                     np.r_[self.starts, other.starts], np.r_[self.ends, other.ends],
+                     list(self.texts) + list(other.texts), vectors, self.bm25.extended(other.bm25),
+                     np.r_[self.block_starts, other.block_starts + n].astype(np.int64),
+                     np.r_[self.block_owner, other.block_owner + first_video].astype(np.int32), ann)
 
     def similarity(self, query: np.ndarray, probes: int) -> np.ndarray:
         """Cosine of every item to `query`: exact, or with an ANN index exact over the items it
@@ -116,11 +135,25 @@ class Corpus:
 
         return build(self, self.source)
 
+    def extended(self, other: "Corpus") -> "Corpus":
+        """This corpus followed by `other`'s videos (an ingest's additions)."""
+        first = len(self.video_ids)
+        visual = None
+        if self.visual is not None and other.visual is not None:
+            visual = np.concatenate([np.asarray(self.visual), other.visual])
+        return Corpus(list(self.video_ids) + list(other.video_ids), list(self.paths) + list(other.paths),
+                      self.segments.extended(other.segments, first), self.chunks.extended(other.chunks, first),
+                      self.videos.extended(other.videos, first), visual, self.opener)
+
     @classmethod
-    def from_index(cls, index) -> "Corpus":
+    def from_index(cls, index, only: set[str] | None = None) -> "Corpus":
+        """The corpus of every indexed video, or of the videos in `only`."""
+        import pyarrow as pa
         import pyarrow.compute as pc
 
         videos = index.videos(["video_id", "path", "duration", "text", "vector"])
+        if only is not None:
+            videos = videos.filter(pc.is_in(videos["video_id"], value_set=pa.array(sorted(only), pa.string())))
         ids = videos["video_id"].to_pylist()
         row = {v: i for i, v in enumerate(ids)}
         units = index.units(set(ids))  # the videos of this read only (an ingest may be committing)

@@ -54,6 +54,19 @@ class IVF:
         return cls(centroids, offsets, order, np.ascontiguousarray(np.asarray(vectors, np.float32)[order]))
 
 
+def extended(ivf: IVF, vectors: np.ndarray) -> IVF:
+    """`ivf` with `vectors` appended as rows n, n+1, …: each goes to its nearest existing cell
+    (no k-means again; a snapshot retrains when the level has grown 4×)."""
+    n = len(ivf.rows)
+    cell = np.empty(n + len(vectors), np.int32)
+    cell[ivf.rows] = np.repeat(np.arange(ivf.cells, dtype=np.int32), np.diff(ivf.offsets))
+    cell[n:] = _assign(vectors, ivf.centroids)
+    order = np.argsort(cell, kind="stable").astype(np.int32)
+    everything = np.concatenate([np.asarray(InRowOrder(ivf)), np.asarray(vectors, np.float32)])
+    offsets = np.r_[0, np.cumsum(np.bincount(cell, minlength=ivf.cells))].astype(np.int64)
+    return IVF(ivf.centroids, offsets, order, everything[order])
+
+
 class InRowOrder:
     """An IVF's vectors addressed by level row, like the (n, dim) array they were built from:
     indexing gathers rows, `@` scores every row. Only what is read is touched."""
