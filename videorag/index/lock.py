@@ -144,7 +144,7 @@ class ObjectLock(Lock):
     def _try(self) -> bool:
         if self.store.put_new(LOCK_FILE, json.dumps({**json.loads(self._note), "since": time.time()})):
             return True
-        if self._abandoned():
+        if self._abandoned():   # (two processes taking over one dead lock at once may both win)
             log.warning("index %s: taking over the writer lock of a writer that is gone%s", self.name, self._holder())
             self.store.delete(LOCK_FILE)
         return False
