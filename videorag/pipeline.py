@@ -171,8 +171,6 @@ class VideoRAG:
                 chunk_seconds=self.config.ingest.chunk_seconds)
         with self._index.writer():
             self._index.refresh()
-            base = snapshot.manifest(self.location)   # what an unchanged snapshot can be extended from
-            base = base if base is not None and snapshot.fresh(self.location, base) else None
             self._index.record_fingerprint(self._fingerprint())
             cfg, meta = self.config.ingest, self._index.meta
             if cfg.visual or self._index.has_visual:   # a visual index stays complete
@@ -183,8 +181,7 @@ class VideoRAG:
             report = self.ingestor(roots).run(list(paths), progress)
         if not snapshot.fresh(self.location):   # after the writer's change mark, which it must match
             try:
-                if base is None or not self._extend_snapshot(base):
-                    self.save_snapshot()
+                self._renew_snapshot()
             except OSError as exc:   # the videos are indexed; the next search saves it
                 log.warning("search snapshot not saved (%s); the next search builds it", exc)
         return report
@@ -259,7 +256,7 @@ class VideoRAG:
     def _extend_snapshot(self, base: dict) -> bool:
         """Save the snapshot `base` plus the videos indexed since it was made, without reading
         the rest of the index again; False (nothing done) when videos were also removed or
-        moved since, or `base` cannot be read."""
+        moved since, the index has frame vectors, or `base` cannot be read."""
         from .retrieve import Corpus, snapshot
 
         made = snapshot.token(self.location)
@@ -269,9 +266,9 @@ class VideoRAG:
         if not added or any(current.get(v) != p for v, p in zip(base["video_ids"], base["paths"])):
             return False
         old = snapshot.load(self.location, base["token"], opener=lambda: self.index)
+        if old is None or old.visual is not None or index.has_visual:   # known videos' visual vectors
+            return False                                                 # may change (frame selector)
         new = Corpus.from_index(index, only=added)
-        if old is None or (old.visual is None) != (new.visual is None):
-            return False
         self._keep(old.extended(new), made)
         return True
 
@@ -301,12 +298,21 @@ class VideoRAG:
                 self._searcher, self._searcher_version = Searcher(corpus, query), made
         return self._searcher
 
+    def _renew_snapshot(self) -> None:
+        """Bring a stale snapshot up to date: extended with the videos added since it was made
+        when that is all that changed, else saved anew from the index."""
+        from .retrieve import snapshot
+
+        base = snapshot.manifest(self.location)
+        if base is None or not self._extend_snapshot(base):
+            self.save_snapshot()
+
     def _save_or_build(self) -> None:
-        """A stale or missing snapshot: save a new one; a read-only index is searched from memory."""
+        """A stale or missing snapshot: renew it; a read-only index is searched from memory."""
         from .retrieve import Corpus, Searcher, snapshot
 
         try:
-            self.save_snapshot()
+            self._renew_snapshot()
         except OSError as exc:
             log.info("search snapshot not saved (%s): searching from memory", exc)
             made = snapshot.token(self.location)

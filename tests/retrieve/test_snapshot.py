@@ -140,6 +140,10 @@ def test_search_maps_the_snapshot_ingest_saved_and_follows_later_writes(make_rag
     writer.add([bike])
     assert added == [1]                                   # the snapshot grew by the one new video
     assert "bike.mp4" in reader.search("find the hole in the inner tube")[0].path
+    added.clear()
+    _add_directly(writer)                                 # another writer that leaves the snapshot stale
+    assert reader.search("how do I oil the bicycle chain")[0].video_id == "chain"
+    assert added == [1]                                   # the reader extended it with that video
     writer.remove([str(bike)])
     assert not snapshot.fresh(writer.index_dir)         # a removal leaves it stale ...
     assert all("bike" not in h.path for h in reader.search("find the hole in the inner tube"))
@@ -178,3 +182,15 @@ def test_a_snapshot_extended_by_new_videos_searches_like_one_built_from_all(tmp_
         else:                       # IVF cells kept from 30 videos: the same best video
             assert _hits(grown, embedder, query)[0][0] == _hits(full, embedder, query)[0][0]
         assert np.allclose(grown.segments.bm25.scores(query), full.segments.bm25.scores(query), atol=1e-5)
+
+
+def _add_directly(rag) -> None:
+    from videorag.index import VideoRecord
+    from videorag.types import Segment
+
+    segments = [Segment(0.0, 4.0, "grease the bicycle chain with a drop of oil"),
+                Segment(4.0, 8.0, "then wipe the extra oil off the chain")]
+    chunks = [Segment(0.0, 8.0, " ".join(s.text for s in segments))]
+    rag.index.add(VideoRecord("chain", "/videos/chain.mp4", 1, 1, 8.0, "subtitles", segments,
+                              rag.embedder.embed([s.text for s in segments]), chunks,
+                              rag.embedder.embed([chunks[0].text])))

@@ -136,14 +136,12 @@ class Corpus:
         return build(self, self.source)
 
     def extended(self, other: "Corpus") -> "Corpus":
-        """This corpus followed by `other`'s videos (an ingest's additions)."""
+        """This corpus followed by `other`'s videos (an ingest's additions; text levels only:
+        an index with frame vectors is read anew, its known videos' vectors may have changed)."""
         first = len(self.video_ids)
-        visual = None
-        if self.visual is not None and other.visual is not None:
-            visual = np.concatenate([np.asarray(self.visual), other.visual])
         return Corpus(list(self.video_ids) + list(other.video_ids), list(self.paths) + list(other.paths),
                       self.segments.extended(other.segments, first), self.chunks.extended(other.chunks, first),
-                      self.videos.extended(other.videos, first), visual, self.opener)
+                      self.videos.extended(other.videos, first), None, self.opener)
 
     @classmethod
     def from_index(cls, index, only: set[str] | None = None) -> "Corpus":
