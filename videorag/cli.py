@@ -276,9 +276,10 @@ def cmd_info(rag, args) -> int:
 
 
 def cmd_optimize(rag, args) -> int:
+    from .retrieve.snapshot import describe
+
     found = rag.optimize()
-    levels = ", ".join(f"{name} {level['rows']} ({level['ann']['kind'] if level['ann'] else 'exact'})"
-                       for name, level in found["levels"].items())
+    levels = ", ".join(f"{name} {level['rows']} ({describe(level)})" for name, level in found["levels"].items())
     print(f"compacted; search snapshot rebuilt in {found['seconds']:.1f} s: {levels}", file=sys.stderr)
     return EXIT_OK
 

@@ -229,9 +229,7 @@ class VideoRAG:
         search = {"snapshot": "missing"} if found is None else {
             "snapshot": "fresh" if snapshot.fresh(self.location, found) else "stale",
             "made": found["made"], "build_seconds": found["seconds"],
-            "levels": {name: {"rows": level["rows"],
-                              "index": f"{level['ann']['kind']} ({level['ann']['cells']} cells)"
-                              if level["ann"] else "exact"}
+            "levels": {name: {"rows": level["rows"], "index": snapshot.describe(level)}
                        for name, level in found["levels"].items()}}
         return {**self.index.stats(), "search": search}
 
@@ -261,15 +259,16 @@ class VideoRAG:
 
         made = snapshot.token(self.location)
         index = self.index
+        if index.has_visual:   # a known video's visual vector may have changed (frame selector)
+            return False
         current = dict(zip(*index.videos(["video_id", "path"]).to_pydict().values()))
         added = set(current) - set(base["video_ids"])
         if not added or any(current.get(v) != p for v, p in zip(base["video_ids"], base["paths"])):
             return False
         old = snapshot.load(self.location, base["token"], opener=lambda: self.index)
-        if old is None or old.visual is not None or index.has_visual:   # known videos' visual vectors
-            return False                                                 # may change (frame selector)
-        new = Corpus.from_index(index, only=added)
-        self._keep(old.extended(new), made)
+        if old is None:
+            return False
+        self._keep(old.extended(Corpus.from_index(index, only=added)), made)
         return True
 
     def _keep(self, corpus, made: str) -> dict:
@@ -315,7 +314,7 @@ class VideoRAG:
             self._renew_snapshot()
         except OSError as exc:
             log.info("search snapshot not saved (%s): searching from memory", exc)
-            made = snapshot.token(self.location)
+            made = snapshot.token(self.location)   # before reading: a later write makes it stale
             self._searcher = Searcher(Corpus.from_index(self.index), self.query_embedder, index=self.index)
             self._searcher_version = made
 

@@ -19,7 +19,8 @@ from videorag.errors import IndexError_
 from videorag.index import VideoIndex
 from videorag.index.check import check, repair
 from videorag.index.lock import LOCK_FILE, writer_lock
-from videorag.index.store import META_FILE, VideoRecord
+from videorag.index import VideoRecord
+from videorag.index.meta import META_FILE
 
 from .media import tiny_videos
 

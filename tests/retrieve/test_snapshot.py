@@ -113,8 +113,8 @@ def test_a_large_level_gets_an_ann_index_and_still_finds_the_answer(tmp_path):
     exact = _hits(_corpus(embedder, videos=60), embedder, query)
     approx = _hits(loaded, embedder, query)
     assert approx[0][:3] == exact[0][:3] and approx[0][0] == "v45"
-    dense = loaded.segments.similarity(embedder.embed([query])[0], probes=2)
-    rows = loaded.segments.ann.search(embedder.embed([query])[0], 2)[0]
+    rows, scores = loaded.segments.ann.search(embedder.embed([query])[0], 2)
+    dense = loaded.segments.expand(rows, scores)
     outside = np.setdiff1d(np.arange(len(dense)), rows)
     assert len(outside) and np.all(dense[outside] == dense[rows].min())   # the rest rank below
 

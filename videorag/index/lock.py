@@ -54,7 +54,6 @@ class Lock:
     def __init__(self, name: str):
         self.name = name
         self._thread = threading.RLock()
-        self._handle = None
         self._depth = 0
 
     @contextmanager
@@ -64,7 +63,7 @@ class Lock:
             raise self._busy("")
         try:
             if self._depth == 0:
-                self._handle = self._acquire(None if wait is None else max(0.0, wait - (time.monotonic() - start)))
+                self._acquire(None if wait is None else max(0.0, wait - (time.monotonic() - start)))
             self._depth += 1
             try:
                 yield self
@@ -72,7 +71,6 @@ class Lock:
                 self._depth -= 1
                 if self._depth == 0:
                     self._release()
-                    self._handle = None
         finally:
             self._thread.release()
 
@@ -100,10 +98,12 @@ class WriterLock(Lock):
     def __init__(self, directory: Path):
         super().__init__(str(directory))
         self.path = Path(directory) / LOCK_FILE
+        self._handle = None
 
     def _release(self) -> None:
         fcntl.flock(self._handle, fcntl.LOCK_UN)
         self._handle.close()
+        self._handle = None
 
     def _holder(self) -> str:
         try:
@@ -111,12 +111,13 @@ class WriterLock(Lock):
         except (OSError, ValueError):
             return ""
 
-    def _acquire(self, wait: float | None):
+    def _acquire(self, wait: float | None) -> None:
         self._handle = open(self.path, "a+")
         try:
             self._wait(lambda: _try_lock(self._handle), wait)
         except IndexBusy:
             self._handle.close()
+            self._handle = None
             raise
         try:
             self._handle.seek(0)
@@ -125,7 +126,6 @@ class WriterLock(Lock):
             self._handle.flush()
         except OSError:  # a full disk: the lock still holds, only the pid note is missing
             pass
-        return self._handle
 
 
 class ObjectLock(Lock):
@@ -135,14 +135,13 @@ class ObjectLock(Lock):
     def __init__(self, store):
         super().__init__(store.uri)
         self.store = store
-        self._note = json.dumps({"host": socket.gethostname(), "pid": os.getpid()})
 
-    def _acquire(self, wait: float | None):
+    def _acquire(self, wait: float | None) -> None:
         self._wait(self._try, wait)
-        return self._note
 
     def _try(self) -> bool:
-        if self.store.put_new(LOCK_FILE, json.dumps({**json.loads(self._note), "since": time.time()})):
+        owner = {"host": socket.gethostname(), "pid": os.getpid(), "since": time.time()}
+        if self.store.put_new(LOCK_FILE, json.dumps(owner)):
             return True
         if self._abandoned():   # (two processes taking over one dead lock at once may both win)
             log.warning("index %s: taking over the writer lock of a writer that is gone%s", self.name, self._holder())

@@ -9,6 +9,7 @@ from .location import locate
 
 FORMAT = 1
 META_FILE = "videorag.json"
+CHANGED_FILE = ".changed"  # replaced by every write: its content is the index's change token
 
 
 def read_meta(location) -> dict:

@@ -26,11 +26,10 @@ import pyarrow.compute as pc
 from ..errors import IndexError_
 from ..types import Caption, ChunkView, Frame, Segment
 from .location import locate
-from .meta import FORMAT, META_FILE, check_embedder, open_meta, read_meta, write_meta  # noqa: F401
+from .meta import CHANGED_FILE, FORMAT, META_FILE, check_embedder, open_meta, read_meta, write_meta
 
 log = logging.getLogger(__name__)
 
-CHANGED_FILE = ".changed"  # replaced by every write: readers `stat` it to know when to refresh
 
 
 @dataclass

@@ -10,9 +10,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .bm25 import BM25
 from . import ivf
-from .ivf import IVF
+from .bm25 import BM25
 from .text import bigrams
 
 
@@ -29,7 +28,7 @@ class Level:
     bm25: BM25
     block_starts: np.ndarray  # first item of each video's block
     block_owner: np.ndarray   # owner of each block
-    ann: IVF | None = None    # approximate nearest neighbours (large levels of a snapshot)
+    ann: ivf.IVF | None = None    # approximate nearest neighbours (large levels of a snapshot)
 
     @classmethod
     def build(cls, owner, starts, ends, texts, vectors) -> "Level":
@@ -64,15 +63,9 @@ class Level:
                      np.r_[self.block_starts, other.block_starts + n].astype(np.int64),
                      np.r_[self.block_owner, other.block_owner + first_video].astype(np.int32), ann)
 
-    def similarity(self, query: np.ndarray, probes: int) -> np.ndarray:
-        """Cosine of every item to `query`: exact, or with an ANN index exact over the items it
-        finds and their lowest score for the rest (after min-max they rank below every candidate)."""
-        if self.ann is None:
-            return np.asarray(self.vectors @ query)
-        return self.expand(*self.ann.search(query, probes))
-
     def expand(self, rows: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        """Candidates' scores as a score per item, the lowest candidate score for the rest."""
+        """Candidates' scores as a score per item, the lowest candidate score for the rest (after
+        min-max they rank below every candidate)."""
         out = np.full(len(self), scores.min() if len(scores) else 0.0, np.float32)
         out[rows] = scores
         return out

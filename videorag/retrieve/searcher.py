@@ -67,8 +67,8 @@ class QueryContext:
         return self.memo("visual", lambda: visual.embed_texts([self.query.text])[0])
 
     def dense(self, level: Level, text: str | None = None) -> np.ndarray:
-        """Every item's similarity to the query (approximate past `ann_min_rows`: see
-        `Level.similarity`); for scores inside one video use `dense_span`."""
+        """Every item's similarity to the query (approximate on a level with an ANN index: see
+        `Level.expand`); for scores inside one video use `dense_span`."""
         if level.ann is not None:
             return self.memo(("dense", id(level), text), lambda: level.expand(*self.candidates(level, text)))
         return self.memo(("dense", id(level), text), lambda: np.asarray(level.vectors @ self.vector(text)))

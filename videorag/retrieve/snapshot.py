@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ..index.location import locate
+from ..index.meta import CHANGED_FILE
 from .bm25 import ARRAYS, BM25
 from .corpus import Corpus, Level
 from .ivf import IVF, InRowOrder
@@ -41,7 +42,7 @@ def token(index) -> str:
     """The change token of the index at `index` (a path, URI or location): the content of its
     change marker; '' before any write."""
     try:
-        return locate(index).read(".changed").strip()
+        return locate(index).read(CHANGED_FILE).strip()
     except OSError:
         return ""
 
@@ -50,6 +51,12 @@ def fresh(index, found: dict | None = None) -> bool:
     """Whether the index's snapshot (or the manifest `found`) was made at its current state."""
     found = manifest(index) if found is None else found
     return found is not None and found["token"] == token(index)
+
+
+def describe(level: dict) -> str:
+    """How a level of a manifest is searched: "exact" or e.g. "ivf-flat (1000 cells)"."""
+    ann = level["ann"]
+    return f"{ann['kind']} ({ann['cells']} cells)" if ann else "exact"
 
 
 class Texts(Sequence):

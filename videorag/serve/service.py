@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import ConfigError, VideoRAGError
 from ..index.lock import writer_lock
-from ..index.store import META_FILE
+from ..index.meta import META_FILE
 from ..ingest.discover import inside
 from ..pipeline import VideoRAG
 from ..types import search_json
