@@ -63,3 +63,13 @@ def test_search_config_is_validated():
         SearchConfig(fusion="mean")
     with pytest.raises(ConfigError, match="1.5"):
         SearchConfig(alpha=1.5)
+
+
+def test_a_videos_best_item_is_corrected_for_its_number_of_items():
+    owner = np.array([0] * 100 + [1])
+    level = Level.build(owner, np.arange(101.0), np.arange(101.0) + 1, ["x"] * 101, np.ones((101, 2), np.float32))
+    scores = np.r_[np.linspace(0.0, 0.9, 100), 0.8].astype(np.float32)
+    assert level.chances[1] == 0 and np.isclose(level.chances[0], np.sqrt(2 * np.log(100)))
+    assert np.allclose(level.per_video_max(scores, 2), [0.9, 0.8])
+    corrected = level.per_video_max(scores, 2, spread=0.1)
+    assert corrected[1] == np.float32(0.8) and corrected[0] < 0.8   # the long video's best of 100 counts less

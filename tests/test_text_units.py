@@ -85,3 +85,13 @@ def test_chunk_vectors_are_means_of_their_segments():
     chunks = window_chunks(segs, 120, duration=150)
     out = chunk_vectors(segs, vectors, chunks, 120)
     assert np.allclose(out, [[np.sqrt(0.5), np.sqrt(0.5)], [0.0, 1.0]])
+
+
+def test_a_segment_is_embedded_with_its_neighbours():
+    from videorag.ingest.pipeline import context_texts
+
+    segs = [Segment(0, 4, "wipe the outside"), Segment(4, 6, "with a rag."), Segment(6, 9, "done")]
+    assert context_texts(segs, 0) == ["wipe the outside", "with a rag.", "done"]
+    assert context_texts(segs, 1) == ["wipe the outside with a rag.", "wipe the outside with a rag. done",
+                                      "with a rag. done"]
+    assert context_texts(segs[:1], 2) == ["wipe the outside"]

@@ -20,6 +20,8 @@ class IngestConfig:
     jpeg_quality: int = 80
     chunk_seconds: float = 120.0      # fixed-window chunks, as CARVE uses
     max_segment_seconds: float = 15.0  # longer ASR/subtitle segments are split
+    segment_context: int = 1          # a segment's vector embeds it with this many neighbours on
+                                      # each side (its stored text stays its own); 0 = alone
     asr: str = "faster-whisper"
     asr_model: str | None = None      # path or hub name; None = bundled Whisper tiny.en
     language: str | None = "en"
@@ -45,6 +47,8 @@ class IngestConfig:
             _positive(name, getattr(self, name))
         if self.ray_workers is not None:
             _positive("ray_workers", self.ray_workers)
+        if self.segment_context < 0:
+            raise ConfigError(f"`segment_context` must be >= 0, got {self.segment_context!r}")
         if not 1 <= self.jpeg_quality <= 100:
             raise ConfigError(f"`jpeg_quality` must be in 1..100, got {self.jpeg_quality!r}")
         if self.frame_reduction not in ("kmeans", "uniform", "random"):
@@ -80,6 +84,7 @@ class MomentConfig:
     topic_discount: float = 1.0   # β: weight of what the query shares with the video's own topic
     lexical_weight: float = 0.15  # within-video BM25 share, beside the discounted dense score
     context_weight: float = 0.5   # share of the neighbouring segments' scores
+    pad_segments: int = 1         # neighbours cited on each side of the peak segment
     widen_ratio: float = 0.7      # neighbours scoring at least this share of the peak join it
     per_video: int = 5            # moments kept per video
     pool_videos: int = 10         # `--moments`: best videos whose moments compete
@@ -90,6 +95,8 @@ class MomentConfig:
     def __post_init__(self) -> None:
         _positive("max_seconds", self.max_seconds)
         _positive("per_video", self.per_video)
+        if self.pad_segments < 0:
+            raise ConfigError(f"`moments.pad_segments` must be >= 0, got {self.pad_segments!r}")
         _positive("pool_videos", self.pool_videos)
         for name in ("lexical_weight", "widen_ratio", "video_weight", "reranker_weight"):
             if not 0.0 <= getattr(self, name) <= 1.0:
@@ -184,6 +191,8 @@ class SearchConfig:
     segment_weight: float = 0.5       # video score = mix of best segment, chunk and whole-video
     chunk_weight: float = 0.3
     video_weight: float = 0.2
+    max_correction: float = 1.0       # a video's best segment / chunk loses this × σ·√(2 ln n), n its
+                                      # units: long videos stop winning for their number of chances
     moments: MomentConfig = field(default_factory=MomentConfig)
     best: BestConfig = field(default_factory=BestConfig)
     frames: int = 10                  # rag-adapter: frames (moments) returned per video, K
@@ -203,6 +212,8 @@ class SearchConfig:
         for name in ("alpha", "visual_alpha", "mmr_theta"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ConfigError(f"`{name}` must be in [0, 1], got {getattr(self, name)!r}")
+        if self.max_correction < 0:
+            raise ConfigError(f"`max_correction` must be >= 0, got {self.max_correction!r}")
         weights = (self.segment_weight, self.chunk_weight, self.video_weight)
         if min(weights) < 0 or sum(weights) <= 0:
             raise ConfigError(f"aggregation weights must be >= 0 and not all 0, got {weights}")

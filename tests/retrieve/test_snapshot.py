@@ -162,8 +162,11 @@ def test_fusing_an_ann_levels_candidates_equals_fusing_its_full_arrays(tmp_path)
     for query in ("tighten the guitar string part 45", "bread", "zebra crossing"):
         qc = searcher.context(query, config)
         level = loaded.segments
-        full = level.per_video_max(alpha_fuse(qc.dense(level), qc.lexical(level), 0.6), len(loaded.video_ids))
-        assert np.allclose(candidate_alpha_fuse(qc, level, len(loaded.video_ids), 0.6), full, atol=1e-6)
+        fused = alpha_fuse(qc.dense(level), qc.lexical(level), 0.6)
+        for correction in (0.0, 1.0):
+            full = level.per_video_max(fused, len(loaded.video_ids), correction * float(fused.std()))
+            fast = candidate_alpha_fuse(qc, level, len(loaded.video_ids), 0.6, correction)
+            assert np.allclose(fast, full, atol=1e-5)
 
 
 @pytest.mark.parametrize("ann_min_rows", [10_000, 300])

@@ -44,6 +44,18 @@ def chunk_vectors(segments: list[Segment], vectors, chunks: list[Segment], secon
     return normalize(np.stack(rows)) if rows else np.zeros((0, vectors.shape[1]), np.float32)
 
 
+def context_texts(segments: list[Segment], width: int) -> list[str]:
+    """What each segment's vector embeds: its text with `width` neighbours on each side. ASR cuts
+    sentences anywhere ("… wipe the outside of the chain hard with" | "the clean rag."), and
+    a step is said over several segments: alone, a fragment matches a paraphrased question
+    poorly and a short topic line ("Last one, tubeless sealant.") matches it too well (measured
+    on the moment benchmark: results/moments/README.md)."""
+    texts = [s.text for s in segments]
+    if not width:
+        return texts
+    return [" ".join(texts[max(0, i - width):i + width + 1]) for i in range(len(texts))]
+
+
 class Ingestor:
     """Indexes files into an index directory with the given (or default) ASR and embedder."""
 
@@ -167,7 +179,7 @@ class Ingestor:
         segments, source, warnings = self._text(path, info)
         segments = bound_segments(segments, cfg.max_segment_seconds)
         chunks = window_chunks(segments, cfg.chunk_seconds, info.duration)
-        segment_vectors = embed_long(self.embedder, [s.text for s in segments])
+        segment_vectors = embed_long(self.embedder, context_texts(segments, cfg.segment_context))
         stat = path.stat()
         sampled = frames()
         record = VideoRecord(

@@ -74,11 +74,21 @@ class Level:
         """Exact cosine of items lo..hi-1 (one video's) to `query`."""
         return np.asarray(self.vectors[lo:hi] @ query)
 
-    def per_video_max(self, scores: np.ndarray, n_videos: int) -> np.ndarray:
+    def per_video_max(self, scores: np.ndarray, n_videos: int, spread: float = 0.0) -> np.ndarray:
+        """Each video's best item; with `spread` (> 0), less `spread · chances` (see there)."""
         out = np.zeros(n_videos, np.float32)
         if len(scores):
-            out[self.block_owner] = np.maximum.reduceat(scores, self.block_starts)
+            out[self.block_owner] = np.maximum.reduceat(scores, self.block_starts) - spread * self.chances
         return out
+
+    @cached_property
+    def chances(self) -> np.ndarray:
+        """√(2 ln n) per video block of n items: how far the best of n unrelated scores tends to
+        lie above their mean, in standard deviations. A video's best item, less this many
+        standard deviations of the query's scores, no longer favours long videos for their number
+        of chances (a 10-minute recording has ten times the segments of a 1-minute how-to)."""
+        sizes = np.diff(np.r_[self.block_starts, len(self.owner)])
+        return np.sqrt(2 * np.log(np.maximum(sizes, 1))).astype(np.float32)
 
     def span(self, video: int) -> tuple[int, int]:
         """[lo, hi): the rows of `video`'s items, in time order."""

@@ -10,8 +10,9 @@ Three general mechanisms, each measured in `benchmarks/bench_moments.py`:
    to one stretch weigh much;
 3. neighbouring-segment context — an answer is usually said over several consecutive segments,
    a topic mention is isolated: each segment's score gets a share of its neighbours'.
-The peak segment is widened over neighbours that score nearly as well, up to `max_seconds`; the
-next moments are the next peaks outside the chosen ones (non-maximum suppression).
+The peak segment is cited with its neighbours (`pad_segments`) and widened over those that score
+nearly as well, up to `max_seconds`; the next moments are the next peaks outside the chosen ones
+(non-maximum suppression).
 """
 from __future__ import annotations
 
@@ -100,11 +101,18 @@ def peaks(scores: np.ndarray, own: np.ndarray, starts, ends, texts, video: int,
 
 
 def widen(peak: int, scores, starts, ends, free, cfg: MomentConfig) -> tuple[int, int]:
+    """The peak with `pad_segments` free neighbours on each side (the lead-in and the rest of
+    what is being said), then the neighbours scoring at least `widen_ratio` of the peak, all
+    within `max_seconds`."""
     lo = hi = peak
+    fits = lambda i: (0 <= i < len(scores) and free[i]  # noqa: E731
+                      and max(ends[hi], ends[i]) - min(starts[lo], starts[i]) <= cfg.max_seconds)
+    for _ in range(cfg.pad_segments):
+        lo -= fits(lo - 1)
+        hi += fits(hi + 1)
     floor = cfg.widen_ratio * scores[peak]
     while True:
-        options = [i for i in (lo - 1, hi + 1) if 0 <= i < len(scores) and free[i] and scores[i] >= floor
-                   and max(ends[hi], ends[i]) - min(starts[lo], starts[i]) <= cfg.max_seconds]
+        options = [i for i in (lo - 1, hi + 1) if fits(i) and scores[i] >= floor]
         if not options:
             return lo, hi
         best = max(options, key=lambda i: scores[i])
