@@ -7,7 +7,7 @@ window_hit@1, video_hit@1 (plain search), moment_recall@5 / @10 and moment_mrr (
 split long vs short. Tune on DEV only; TEST's questions are written in another style.
 
 Usage: python benchmarks/bench_moments.py [--methods textvideorag,NAME,...] [--out bench-results]
-           [--results results/moments]
+           [--results results/moments] [--set search.max_correction=0 --set ingest.segment_context=0 ...]
 Prints the table and writes OUT/moments.json (with per-question hits) and RESULTS/README.md.
 """
 from __future__ import annotations
@@ -32,7 +32,8 @@ from videorag import Config, VideoRAG  # noqa: E402
 from videorag.eval.commands import evaluate_index  # noqa: E402
 from videorag.eval.datasets import load_golden_jsonl  # noqa: E402
 
-COLUMNS = ("window_hit@1", "video_hit@1", "moment_recall@5", "moment_recall@10", "moment_mrr")
+NOTES = "## Beside it"   # the hand-written part of the README, kept when the table is rewritten
+COLUMNS = ("window_hit@1", "video_hit@1", "moment_recall@5", "moment_recall@10", "moment_mrr", "cited_seconds")
 
 
 def index_videos(rag: VideoRAG, videos: Path, keep: set[str]) -> dict:
@@ -54,7 +55,9 @@ def breakdown(result: dict, kinds: dict[str, str]) -> dict:
     for kind in (*KINDS, "all"):
         chosen = [r for r in rows if kind == "all" or kinds[r["qid"]] == kind]
         out[kind] = {"n": len(chosen), **{c: round(float(np.mean([r[c] for r in chosen])), 3) if chosen else None
-                                        for c in COLUMNS}}
+                                        for c in COLUMNS[:-1]}}
+        spans = [r["top"][0] for r in chosen if r.get("top")]
+        out[kind]["cited_seconds"] = round(float(np.mean([end - start for _, start, end in spans])), 1) if spans else None
     return out
 
 
@@ -64,9 +67,24 @@ def table(runs: list[dict]) -> str:
     for run in runs:
         for kind in (*KINDS, "all"):
             cell = run["by_kind"][kind]
-            values = " | ".join("–" if cell[c] is None else f"{cell[c]:.3f}" for c in COLUMNS)
+            values = " | ".join("–" if cell[c] is None else f"{cell[c]:.1f}" if c == "cited_seconds" else f"{cell[c]:.3f}"
+                                for c in COLUMNS)
             lines.append(f"| {run['method']} | {run['split']} | {kind} | {cell['n']} | {values} |")
     return "\n".join(lines)
+
+
+def setting(config: Config, item: str) -> str:
+    """Applies one KEY=VALUE (dotted path into the config, the value read as the current one's
+    type) and returns the key."""
+    key, _, value = item.partition("=")
+    *path, name = key.split(".")
+    target = config
+    for part in path:
+        target = getattr(target, part)
+    current = getattr(target, name)
+    kind = type(current) if current is not None else str
+    setattr(target, name, value.lower() in ("1", "true", "yes") if kind is bool else kind(value))
+    return key
 
 
 def revision() -> str:
@@ -105,12 +123,14 @@ def write_readme(path: Path, command: str, runs: list[dict], payload: dict, vide
         "- window_hit@1: the top hit of plain search (one hit per video) is the gold video and its "
         "[start, end] overlaps the gold window; video_hit@1: the top hit is the gold video.",
         "- moment_recall@k: one of the top k moments of `search(moments=True)` overlaps the gold window; "
-        "moment_mrr: reciprocal rank of the first such moment.", "",
+        "moment_mrr: reciprocal rank of the first such moment; cited_seconds: the mean length of the top "
+        "hit's [start, end] (a longer citation overlaps a step more easily).", "",
         table(runs), "",
         f"Code: `{payload['revision']}`. Index: {payload['index']['summary']} ({payload['index']['seconds']} s "
         "this run). Per-question hits: `bench-results/moments.json`.", ""])
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+    notes = path.read_text().partition(NOTES)[2] if path.exists() else ""
+    path.write_text(text + (f"\n{NOTES}{notes}" if notes else ""))
 
 
 def main() -> None:
@@ -118,6 +138,9 @@ def main() -> None:
     parser.add_argument("--methods", default="textvideorag", help="comma-separated search method names")
     parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
     parser.add_argument("--results", type=Path, default=ROOT / "results" / "moments")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a setting for an ablation, e.g. search.max_correction=0 or ingest.segment_context=0 "
+                             "(ingest settings get an index of their own); the results README is left alone")
     args = parser.parse_args()
     work = args.out / "moments"
     videos = work / "videos"
@@ -125,7 +148,9 @@ def main() -> None:
     items = {split: load_golden_jsonl(path) for split, path in golden.items()}
     rows = {split: [json.loads(line) for line in path.open()] for split, path in golden.items()}
     kinds = {r["id"]: r["kind"] for split in rows for r in rows[split]}
-    rag = VideoRAG(work / "index", Config())
+    config = Config()
+    ingest = [item for item in args.set if setting(config, item).startswith("ingest.")]
+    rag = VideoRAG(work / "-".join(["index", *ingest]), config)
     indexed = index_videos(rag, videos, {v for split in items for it in items[split] for v in it.relevant})
     print(f"index: {indexed}", file=sys.stderr)
     runs = []
@@ -136,6 +161,11 @@ def main() -> None:
     command = "python benchmarks/bench_moments.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     payload = {"command": command.strip(), "revision": revision(), "index": indexed, "runs": runs}
     print(table(runs))
+    if args.set:
+        out = args.out / f"moments-{'-'.join(args.set)}.json"
+        out.write_text(json.dumps(payload, indent=1))
+        print(f"wrote {out}")
+        return
     (args.out / "moments.json").write_text(json.dumps(payload, indent=1))
     write_readme(args.results / "README.md", command.strip(), runs, payload, videos)
     print(f"wrote {args.out / 'moments.json'} and {args.results / 'README.md'}")

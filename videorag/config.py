@@ -20,7 +20,7 @@ class IngestConfig:
     jpeg_quality: int = 80
     chunk_seconds: float = 120.0      # fixed-window chunks, as CARVE uses
     max_segment_seconds: float = 15.0  # longer ASR/subtitle segments are split
-    segment_context: int = 1          # a segment's vector embeds it with this many neighbours on
+    segment_context: int = 0          # a segment's vector embeds it with this many neighbours on
                                       # each side (its stored text stays its own); 0 = alone
     asr: str = "faster-whisper"
     asr_model: str | None = None      # path or hub name; None = bundled Whisper tiny.en
@@ -84,7 +84,7 @@ class MomentConfig:
     topic_discount: float = 1.0   # β: weight of what the query shares with the video's own topic
     lexical_weight: float = 0.15  # within-video BM25 share, beside the discounted dense score
     context_weight: float = 0.5   # share of the neighbouring segments' scores
-    pad_segments: int = 1         # neighbours cited on each side of the peak segment
+    pad_segments: int = 0         # neighbours always cited on each side of the peak segment
     widen_ratio: float = 0.7      # neighbours scoring at least this share of the peak join it
     per_video: int = 5            # moments kept per video
     pool_videos: int = 10         # `--moments`: best videos whose moments compete

@@ -45,7 +45,7 @@ def search(query: str, moments: bool, top_k: int = 5, **moment_cfg):
 
 def test_plain_search_cites_the_chapter_not_the_intro():
     hit = search("how long should the glued joint stay clamped", moments=False)[0]
-    assert hit.video_id == "lecture" and 30 <= hit.start <= 60 and hit.end >= 69, hit
+    assert hit.video_id == "lecture" and hit.start >= 50 and hit.end <= 70, hit
 
 
 def test_the_peak_is_cited_with_its_neighbours():
@@ -60,7 +60,7 @@ def test_the_peak_is_cited_with_its_neighbours():
 def test_moments_several_per_video_best_first_at_most_30s():
     hits = search("sharpen the chisel bevel", moments=True, top_k=4)
     assert sum(h.video_id == "lecture" for h in hits) >= 3
-    assert hits[0].video_id == "lecture" and 10 <= hits[0].start <= 20 and hits[0].end >= 39, hits[0]
+    assert hits[0].video_id == "lecture" and 20 <= hits[0].start and hits[0].end <= 40
     assert all(h.end - h.start <= 30 for h in hits)
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
     spans = sorted((h.start, h.end) for h in hits if h.video_id == "lecture")
