@@ -48,8 +48,9 @@ def context_texts(segments: list[Segment], width: int) -> list[str]:
     """What each segment's vector embeds: its text with `width` neighbours on each side. ASR cuts
     sentences anywhere ("… wipe the outside of the chain hard with" | "the clean rag."), and
     a step is said over several segments: alone, a fragment matches a paraphrased question
-    poorly and a short topic line ("Last one, tubeless sealant.") matches it too well (measured
-    on the moment benchmark: results/moments/README.md)."""
+    poorly and a short topic line ("Last one, tubeless sealant.") matches it too well. Off by
+    default: it helps the moment benchmark's short videos, but blurs clean one-sentence steps
+    (the demo's): results/moments/README.md."""
     texts = [s.text for s in segments]
     if not width:
         return texts
