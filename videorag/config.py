@@ -13,6 +13,11 @@ def _positive(name: str, value: float) -> None:
         raise ConfigError(f"`{name}` must be > 0, got {value!r}")
 
 
+def _non_negative(name: str, value: float) -> None:
+    if value < 0:
+        raise ConfigError(f"`{name}` must be >= 0, got {value!r}")
+
+
 @dataclass
 class IngestConfig:
     fps: float = 1.0                  # frames sampled per second of video
@@ -47,8 +52,7 @@ class IngestConfig:
             _positive(name, getattr(self, name))
         if self.ray_workers is not None:
             _positive("ray_workers", self.ray_workers)
-        if self.segment_context < 0:
-            raise ConfigError(f"`segment_context` must be >= 0, got {self.segment_context!r}")
+        _non_negative("segment_context", self.segment_context)
         if not 1 <= self.jpeg_quality <= 100:
             raise ConfigError(f"`jpeg_quality` must be in 1..100, got {self.jpeg_quality!r}")
         if self.frame_reduction not in ("kmeans", "uniform", "random"):
@@ -95,8 +99,7 @@ class MomentConfig:
     def __post_init__(self) -> None:
         _positive("max_seconds", self.max_seconds)
         _positive("per_video", self.per_video)
-        if self.pad_segments < 0:
-            raise ConfigError(f"`moments.pad_segments` must be >= 0, got {self.pad_segments!r}")
+        _non_negative("moments.pad_segments", self.pad_segments)
         _positive("pool_videos", self.pool_videos)
         for name in ("lexical_weight", "widen_ratio", "video_weight", "reranker_weight"):
             if not 0.0 <= getattr(self, name) <= 1.0:
@@ -121,8 +124,7 @@ class BestConfig:
     def __post_init__(self) -> None:
         _positive("rerank_depth", self.rerank_depth)
         for name in ("question_weight", "evidence_weight", "centrality_weight", "centroid_power"):
-            if getattr(self, name) < 0:
-                raise ConfigError(f"`best.{name}` must be >= 0, got {getattr(self, name)!r}")
+            _non_negative(f"best.{name}", getattr(self, name))
         for name in ("alpha", "bigram_weight"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ConfigError(f"`best.{name}` must be in [0, 1], got {getattr(self, name)!r}")
@@ -212,8 +214,7 @@ class SearchConfig:
         for name in ("alpha", "visual_alpha", "mmr_theta"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ConfigError(f"`{name}` must be in [0, 1], got {getattr(self, name)!r}")
-        if self.max_correction < 0:
-            raise ConfigError(f"`max_correction` must be >= 0, got {self.max_correction!r}")
+        _non_negative("max_correction", self.max_correction)
         weights = (self.segment_weight, self.chunk_weight, self.video_weight)
         if min(weights) < 0 or sum(weights) <= 0:
             raise ConfigError(f"aggregation weights must be >= 0 and not all 0, got {weights}")
@@ -234,8 +235,7 @@ class GenerateConfig:
     def __post_init__(self) -> None:
         _positive("videos", self.videos)
         _positive("max_tokens", self.max_tokens)
-        if self.frames_per_video < 0:
-            raise ConfigError(f"`frames_per_video` must be >= 0, got {self.frames_per_video!r}")
+        _non_negative("frames_per_video", self.frames_per_video)
 
 
 @dataclass

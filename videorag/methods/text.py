@@ -55,33 +55,24 @@ def candidate_alpha_fuse(qc, level, n: int, alpha: float, correction: float = 0.
     qc.lexical(level))`, for an ANN level, from its candidates: an item the index did not find
     has the lowest dense score, 0 after min-max, so its fused score is its lexical part alone —
     and every item's is at least that. The result is the same; no collection-sized temporaries
-    beyond the BM25 scores."""
+    beyond the BM25 scores (one more for the correction's standard deviation)."""
     rows, dense = qc.candidates(level)
     lexical = qc.lexical(level)
     low, high = float(lexical.min()), float(lexical.max())
     scale = (1 - alpha) / (high - low) if high - low >= 1e-12 else 0.0
     out = np.zeros(n, np.float32)
     out[level.block_owner] = (np.maximum.reduceat(lexical, level.block_starts) - low) * scale
-    lex, fused = (lexical[rows] - low) * scale, np.zeros(0)
+    fused = np.zeros(0)
     if len(rows):
         spread = float(dense.max() - dense.min())
         d = (dense - dense.min()) / spread if spread >= 1e-12 else np.zeros_like(dense)
-        fused = alpha * d + lex
+        fused = alpha * d + (lexical[rows] - low) * scale
         np.maximum.at(out, level.owner[rows], fused.astype(np.float32))
     if correction:
-        out[level.block_owner] -= correction * _fused_std(lexical, low, scale, lex, fused) * level.chances
+        whole = (lexical - low) * scale
+        whole[rows] = fused
+        out[level.block_owner] -= correction * float(whole.std()) * level.chances
     return out
-
-
-def _fused_std(lexical: np.ndarray, low: float, scale: float, lex: np.ndarray, fused: np.ndarray) -> float:
-    """Standard deviation of the whole level's fused scores: the lexical part everywhere, the
-    candidates' fused scores in place of theirs."""
-    total = (float(lexical.sum()) - low * len(lexical)) * scale
-    squares = float(np.square(lexical - low, dtype=np.float64).sum()) * scale * scale
-    total += float(fused.sum() - lex.sum())
-    squares += float(np.square(fused, dtype=np.float64).sum() - np.square(lex, dtype=np.float64).sum())
-    mean = total / len(lexical)
-    return float(np.sqrt(max(squares / len(lexical) - mean * mean, 0.0)))
 
 
 def dense_videos(qc, text: str | None = None, rows=slice(None)) -> np.ndarray:
