@@ -50,3 +50,23 @@ def test_bad_settings_are_refused():
         BestConfig(centrality_weight=-1)
     with pytest.raises(ConfigError):
         TranscriptCorpusConfig(intro_words=2)
+
+
+def test_evidence_anywhere_in_a_long_video_lifts_it():
+    """A specific question answered in the middle of a long video about something else: its
+    whole-transcript and opening scores are diluted, its best segment is not."""
+    filler = " ".join(f"salmon fillet lemon butter pan heat oil step{i} plate" for i in range(30))
+    transcripts = {
+        "long": f"how to cook salmon in a pan, {filler} sharpen the knife on the whetstone at fifteen degrees {filler}",
+        "short": "knife review, this knife has a nice handle and sharp steel, whetstone sold separately",
+        **{f"other{i}": f"how to fold paper cranes, crease the square sheet {i}" for i in range(4)},
+    }
+    embedder = HashingEmbedder()
+    searcher = Searcher(transcript_corpus(transcripts, embedder, TranscriptCorpusConfig(segment_words=12)), embedder)
+
+    def first(weight: float) -> str:
+        config = SearchConfig(best=BestConfig(evidence_weight=weight, centrality_weight=0.0))
+        return searcher.rank_ids(Query("what angle on the whetstone for the knife, fifteen degrees"),
+                                 create_method("best", config), config, 3)[0]
+
+    assert first(0.0) == "short" and first(2.0) == "long"

@@ -324,3 +324,12 @@ def test_parse_score_reads_the_first_number_and_clamps_it():
     assert parse_score(" 7") == 7.0 and parse_score("Relevance: 8.5/10") == 8.5
     assert parse_score("12") == 10.0 and parse_score("-3") == 0.0
     assert parse_score("") is None and parse_score("I cannot tell") is None
+
+
+def test_the_moment_reranker_gets_the_model_given_with_rerank_model():
+    """`search --rerank cross-encoder --rerank-model DIR`: each video's moments are rescored by that model."""
+    from videorag.rerank import moment_reranker
+
+    reranker = moment_reranker("cross-encoder", 0.5, "/models/my-ce")
+    assert reranker.config.model == "/models/my-ce" and reranker.config.backend == "cross-encoder"
+    assert moment_reranker("llm", 0.3, None, "openai", "http://judge").config.base_url == "http://judge"

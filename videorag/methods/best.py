@@ -16,7 +16,7 @@ from ..config import SearchConfig
 from ..retrieve.base import Ranking
 from ..retrieve.fusion import alpha_fuse, minmax
 from ..retrieve.searcher import top
-from .text import dense_videos, lexical_videos, ranking
+from .text import best_items, dense_videos, lexical_videos, ranking
 
 
 class Best:
@@ -29,8 +29,8 @@ class Best:
         cfg, c = self.config.best, qc.corpus
         scores = alpha_fuse(dense_videos(qc), lexical_videos(qc, cfg.bigram_weight), cfg.alpha)
         if cfg.evidence_weight and len(c.segments):
-            fused = alpha_fuse(qc.dense(c.segments), qc.lexical(c.segments), cfg.alpha)
-            scores = scores + cfg.evidence_weight * c.segments.per_video_max(fused, len(c.video_ids))
+            evidence = best_items(qc, c.segments, len(c.video_ids), cfg.alpha, self.config.max_correction)
+            scores = scores + cfg.evidence_weight * evidence
         return scores
 
     def rank(self, qc) -> Ranking:

@@ -40,14 +40,23 @@ class TextVideoRAG:
     def level_scores(self, qc, level, n: int) -> np.ndarray:
         """Each video's best fused item at one level, corrected for its number of items
         (`max_correction` × the fused scores' standard deviation × `Level.chances`)."""
-        weight = self.config.max_correction
-        if level.ann is not None and self.config.fusion == "alpha":
-            return candidate_alpha_fuse(qc, level, n, self.config.alpha, weight)
+        cfg = self.config
+        if cfg.fusion == "alpha":
+            return best_items(qc, level, n, cfg.alpha, cfg.max_correction)
         fused = self.fuse(qc.dense(level), qc.lexical(level))
-        return level.per_video_max(fused, n, weight * float(fused.std()) if weight else 0.0)
+        return level.per_video_max(fused, n, cfg.max_correction * float(fused.std()))
 
     def rank(self, qc) -> Ranking:
         return ranking(qc, self.video_scores(qc))
+
+
+def best_items(qc, level, n: int, alpha: float, correction: float = 0.0) -> np.ndarray:
+    """Each video's best item of `level` by α-fused dense + BM25, less `correction` × the fused
+    scores' standard deviation × `Level.chances` (an ANN level: from its candidates)."""
+    if level.ann is not None:
+        return candidate_alpha_fuse(qc, level, n, alpha, correction)
+    fused = alpha_fuse(qc.dense(level), qc.lexical(level), alpha)
+    return level.per_video_max(fused, n, correction * float(fused.std()))
 
 
 def candidate_alpha_fuse(qc, level, n: int, alpha: float, correction: float = 0.0) -> np.ndarray:

@@ -29,6 +29,9 @@ def create_reranker(config: RerankConfig, weight: float = 0.5):
 
 
 @lru_cache(maxsize=8)
-def moment_reranker(name: str, weight: float):
-    """The reranker applied to each video's moments (one instance per setting, shared)."""
-    return RERANKERS.create(name, weight=weight)
+def moment_reranker(name: str, weight: float, model: str | None = None, generator: str = "llamacpp",
+                    base_url: str | None = None):
+    """The scoring reranker applied to each video's moments (one instance per setting, shared);
+    `model` / `generator` / `base_url` as in `RerankConfig` (a cross-encoder needs its model)."""
+    config = RerankConfig(backend=name, model=model, generator=generator, base_url=base_url)
+    return RERANKERS.create(name, weight=weight, config=config)

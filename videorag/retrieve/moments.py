@@ -35,7 +35,9 @@ def text_moments(qc, video: int, source: str = "text") -> list[Candidate]:
     if cfg.reranker:
         from ..rerank import moment_reranker
 
-        found = moment_reranker(cfg.reranker, cfg.reranker_weight).rerank(qc, found)
+        shared = qc.config.carve.reranker   # the model behind --rerank (--rerank-model, --rerank-generator)
+        found = moment_reranker(cfg.reranker, cfg.reranker_weight, shared.model, shared.generator,
+                                shared.base_url).rerank(qc, found)
     return found
 
 
