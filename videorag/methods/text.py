@@ -24,12 +24,6 @@ class TextVideoRAG:
     def __init__(self, config: SearchConfig):
         self.config = config
 
-    def fuse(self, dense: np.ndarray, lexical: np.ndarray) -> np.ndarray:
-        cfg = self.config
-        if cfg.fusion == "rrf":
-            return rrf_fuse(dense, lexical, cfg.candidates, cfg.rrf_k, cfg.alpha)
-        return alpha_fuse(dense, lexical, cfg.alpha)
-
     def video_scores(self, qc) -> np.ndarray:
         c, cfg = qc.corpus, self.config
         total = np.zeros(len(c.video_ids), np.float32)
@@ -43,7 +37,7 @@ class TextVideoRAG:
         cfg = self.config
         if cfg.fusion == "alpha":
             return best_items(qc, level, n, cfg.alpha, cfg.max_correction)
-        fused = self.fuse(qc.dense(level), qc.lexical(level))
+        fused = rrf_fuse(qc.dense(level), qc.lexical(level), cfg.candidates, cfg.rrf_k, cfg.alpha)
         return level.per_video_max(fused, n, cfg.max_correction * float(fused.std()))
 
     def rank(self, qc) -> Ranking:
