@@ -13,6 +13,7 @@ Prints the table and writes OUT/moments.json (with per-question hits) and RESULT
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shlex
 import subprocess
@@ -83,7 +84,19 @@ def setting(config: Config, item: str) -> str:
     for part in path:
         target = getattr(target, part)
     current = getattr(target, name)
-    kind = type(current) if current is not None else str
+    if current is None:   # no type to follow: a bool, a number or text, as written
+        import ast
+
+        lowered = value.lower()
+        parsed = lowered == "true" if lowered in ("true", "false") else value
+        if parsed is value:
+            try:
+                parsed = ast.literal_eval(value) if value[:1].isdigit() or value[:1] in "-." else value
+            except (ValueError, SyntaxError):
+                parsed = value
+        setattr(target, name, parsed)
+        return key
+    kind = type(current)
     setattr(target, name, value.lower() in ("1", "true", "yes") if kind is bool else kind(value))
     return key
 
@@ -162,8 +175,10 @@ def main() -> None:
     command = "python benchmarks/bench_moments.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     payload = {"command": command.strip(), "revision": revision(), "index": indexed, "runs": runs}
     print(table(runs))
+    for run in runs:
+        print(run["method"], run["split"], "stage ms:", run["result"].get("stages_ms"))
     if args.set:
-        out = args.out / f"moments-{'-'.join(args.set)}.json"
+        out = args.out / f"moments-{hashlib.sha1(' '.join(args.set).encode()).hexdigest()[:10]}.json"
         out.write_text(json.dumps(payload, indent=1))
         print(f"wrote {out}")
         return

@@ -17,6 +17,15 @@ SHORT = HowTo("make-tea", "How to make tea", (
 ))
 
 
+@pytest.fixture(autouse=True)
+def no_installed_judge(request, monkeypatch):
+    """Tests run as on a machine without the judge's model (`make test` installs none): `ask` and
+    `carve` do not judge by default, whatever this machine has. A test marked `judge_installed`
+    sees the machine as it is."""
+    if "judge_installed" not in request.keywords:
+        monkeypatch.setattr("videorag.rerank.llm.available", lambda config=None: False)
+
+
 @pytest.fixture(scope="session")
 def sample_dir(tmp_path_factory) -> tuple[Path, dict]:
     """The demo's how-to videos, rendered once: (folder, {slug: [StepSpan]})."""

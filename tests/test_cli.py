@@ -28,10 +28,42 @@ def test_ask_json_contract(demo_rag, capsys):
     assert main(["ask", "How long between coats of paint?", "--index", str(demo_rag.index_dir),
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"question", "answer", "citations", "generator"}
+    assert set(out) == {"question", "answer", "citations", "generator", "judge"}
     assert out["generator"] == "extractive" and "four hours" in out["answer"].lower()
+    assert out["judge"] is None   # no judge model installed for the tests
     assert set(out["citations"][0]) == {"video_id", "path", "start", "end"}
     assert "paint-a-wall" in out["citations"][0]["path"]
+
+
+def test_judge_flags_reach_the_config():
+    from videorag.cli import build_parser, make_config
+
+    def judge(*argv):
+        return make_config(build_parser().parse_args(list(argv))).search.judge
+
+    on = judge("search", "q", "--judge", "--judge-model", "m.gguf")
+    assert on.enabled is True and on.reranker.model == "m.gguf" and on.reranker.generator == "llamacpp"
+    off = judge("ask", "q", "--no-judge", "--judge-server", "http://j/v1")
+    assert off.enabled is False and (off.reranker.generator, off.reranker.base_url) == ("openai", "http://j/v1")
+    assert judge("ask", "q").enabled is None and judge("search", "q").enabled is None   # each command's default
+
+
+def test_models_says_where_each_comes_from(capsys):
+    assert main(["models"]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert "Apache-2.0" in lines["qwen2.5-coder-1.5b-instruct-q4_k_m"]
+    assert lines["all-MiniLM-L6-v2"].split()[-1] == "installed"
+    assert main(["models", "--assemble", "all-MiniLM-L6-v2"]) == EXIT_ERROR   # not a split model
+
+
+def test_judged_search_reports_the_judge_apart(demo_rag, capsys, monkeypatch):
+    from videorag.rerank import RERANKERS
+
+    monkeypatch.setitem(RERANKERS._entries, "llm", "tests.judge_double:KeywordJudge")
+    assert main(["search", "how do I fix a puncture", "--index", str(demo_rag.index_dir), "--judge", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["results"]
+    assert "judge keyword-judge: loaded in" in captured.err and "judged in" in captured.err
 
 
 def test_info_json(demo_rag, capsys):

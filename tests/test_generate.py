@@ -95,7 +95,7 @@ def test_openai_unreachable_server_is_a_clear_error():
 
 @pytest.mark.slow
 def test_llamacpp_answers_from_transcripts_with_citations():
-    pytest.importorskip("llama_cpp", reason="llama-cpp-python is installed by .ci/run")
+    pytest.importorskip("xllamacpp", reason="installed by the llamacpp extra (make test)")
     gen = create_generator(GenerateConfig(backend="llamacpp", max_tokens=32))
     answer = gen.generate("How long should the first coat dry?", _evidence()[:1])
     assert answer.generator == "llamacpp" and answer.answer.strip()
@@ -104,7 +104,7 @@ def test_llamacpp_answers_from_transcripts_with_citations():
 
 @pytest.mark.slow
 def test_llamacpp_streams_tokens_then_the_answer():
-    pytest.importorskip("llama_cpp", reason="llama-cpp-python is installed by .ci/run")
+    pytest.importorskip("xllamacpp", reason="installed by the llamacpp extra (make test)")
     gen = create_generator(GenerateConfig(backend="llamacpp", max_tokens=24))
     *pieces, answer = list(gen.stream("How long should the first coat dry?", _evidence()[:1]))
     assert pieces and all(isinstance(p, str) for p in pieces)

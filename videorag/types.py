@@ -67,10 +67,12 @@ class Answer:
     answer: str
     citations: list[Citation]
     generator: str
+    judge: str | None = None   # the judge that chose the cited moments ("backend:model"), None: retrieval alone
 
     def to_dict(self) -> dict:
         return {"question": self.question, "answer": self.answer,
-                "citations": [c.to_dict() for c in self.citations], "generator": self.generator}
+                "citations": [c.to_dict() for c in self.citations], "generator": self.generator,
+                "judge": self.judge}
 
 
 @dataclass

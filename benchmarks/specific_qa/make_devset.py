@@ -24,7 +24,7 @@ bench's WikiHow answers or titles):
    dev_meta.jsonl.gz (passage, position, style, terms, template question per qid).
 
 Model outputs are cached in llm_cache.jsonl (by prompt hash), so a rerun with the same seed
-reproduces the files exactly without llama-cpp. SmolLM2-135M was tried too (--try-llm smollm2)
+reproduces the files exactly without llama.cpp. SmolLM2-135M was tried too (--try-llm smollm2)
 and wrote "What is the name of the person who …" for almost everything; see README.md.
 
 Usage:  python benchmarks/specific_qa/make_devset.py            # defaults: --n 300 --seed 13
@@ -372,7 +372,7 @@ def gguf_path(name: str) -> Path:
 
 
 class LocalLLM:
-    """Plain few-shot completion with llama-cpp-python; outputs cached by prompt hash."""
+    """Plain few-shot completion with a local GGUF model (llama.cpp); outputs cached by prompt hash."""
 
     def __init__(self, name: str, cache: Path):
         self.name = name
@@ -388,10 +388,10 @@ class LocalLLM:
         key = hashlib.sha1(f"{self.name}\n{prompt}".encode()).hexdigest()
         if key not in self.cache:
             if self.llm is None:
-                from llama_cpp import Llama
-                self.llm = Llama(model_path=str(gguf_path(self.name)), n_ctx=2048, n_threads=1, seed=0,
-                                 verbose=False)
-            out = self.llm(prompt, max_tokens=max_tokens, temperature=0.0, stop=["\n", "Passage:"])
+                from videorag.generate.gguf import LocalModel
+                self.llm = LocalModel(str(gguf_path(self.name)), n_ctx=2048, threads=1)
+            out = self.llm.complete({"prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0,
+                                     "seed": 0, "stop": ["\n", "Passage:"]})
             self.cache[key] = out["choices"][0]["text"].strip()
             with self.cache_path.open("a", encoding="utf-8") as handle:
                 handle.write(json.dumps({"key": key, "model": self.name, "out": self.cache[key]}) + "\n")

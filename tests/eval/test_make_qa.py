@@ -346,7 +346,7 @@ def test_cli_refuses_extractive_and_a_doubled_stdout(tiny_index, tmp_path, capsy
 @pytest.mark.slow
 def test_real_llamacpp_on_the_tiny_index(index):
     """The default local model (Gemma 3 270M) over the tiny index: the counts hang together."""
-    pytest.importorskip("llama_cpp")
+    pytest.importorskip("xllamacpp")
     from videorag.generate.llamacpp import LlamaCppGenerator
 
     qa = mq.make_qa(index, LlamaCppGenerator(), per_video=3)

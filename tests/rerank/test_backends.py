@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import math
 import threading
 from http.server import ThreadingHTTPServer
 from types import SimpleNamespace
@@ -19,7 +20,7 @@ from tests.http_doubles import JSONHandler
 from videorag.config import RerankConfig
 from videorag.errors import ConfigError, GenerationError, ModelNotFoundError
 from videorag.rerank import RERANKERS, create_reranker
-from videorag.rerank.llm import MAX_FRAMES, MAX_PASSAGE, parse_score
+from videorag.rerank.llm import INSTRUCTION, MAX_FRAMES, MAX_PASSAGE, yes_probability
 from videorag.retrieve import Candidate
 from videorag.retrieve.base import Query
 from videorag.types import Frame
@@ -197,11 +198,21 @@ def test_cross_encoder_with_a_folder_that_is_no_model_fails_with_a_hint(tmp_path
     assert len(str(error.value).splitlines()) == 1
 
 
-# -- llm ----------------------------------------------------------------------------------------
+# -- llm: the judge ------------------------------------------------------------------------------
+def _logprobs(yes: float) -> dict:
+    """A chat completion whose first token is Yes or No, with top log-probabilities."""
+    top = [{"token": "Yes", "logprob": math.log(yes)}, {"token": "No", "logprob": math.log(1 - yes)},
+           {"token": "The", "logprob": math.log(0.001)}]
+    return {"choices": [{"message": {"role": "assistant", "content": "Yes" if yes >= 0.5 else "No"},
+                         "logprobs": {"content": [{"token": top[0]["token"], "logprob": top[0]["logprob"],
+                                                   "top_logprobs": top}]}}]}
+
+
 class _Judge(JSONHandler):
-    """An OpenAI-compatible judge whose reply depends on the request: a visual request gets the
-    number of its images; a passage with "kettle" 9, with "overflow" 42, with "mystery" no number,
-    with "explode" an HTTP 500; any other passage 2."""
+    """An OpenAI-compatible judge whose reply depends on the passage: "kettle" 0.9 yes, "overflow"
+    a bare "yes." (no log-probabilities), "mystery" "maybe", "explode" an HTTP 500, a visual request
+    P(yes) = its number of images / 10, any other passage 0.2. With `refuse_logprobs`, a request
+    asking for log-probabilities gets a 400."""
 
     def do_GET(self):  # noqa: N802
         self.send_json({"data": [{"id": "listed-judge"}]})
@@ -210,6 +221,8 @@ class _Judge(JSONHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         with self.server.lock:
             self.server.bodies.append(body)
+        if body.get("logprobs") and self.server.refuse_logprobs:
+            return self.send_json({"error": {"message": "logprobs are not supported"}}, 400)
         content = body["messages"][-1]["content"]
         parts = content if isinstance(content, list) else [{"type": "text", "text": content}]
         text = " ".join(p["text"] for p in parts if p["type"] == "text")
@@ -217,10 +230,14 @@ class _Judge(JSONHandler):
         passage = text.partition("Passage:")[2]
         if "explode" in passage:
             return self.send_json({"error": {"message": "the judge fell over"}}, 500)
-        reply = (f"{images}" if images else "9" if "kettle" in passage else "42" if "overflow" in passage
-                 else "no idea" if "mystery" in passage else "2")
-        self.send_json({"choices": [{"message": {"role": "assistant", "content": reply}}]})
-
+        if "overflow" in passage or "mystery" in passage:
+            word = "yes." if "overflow" in passage else "maybe"
+            return self.send_json({"choices": [{"message": {"role": "assistant", "content": word}}]})
+        yes = images / 10 if images else 0.9 if "kettle" in passage else 0.2
+        reply = _logprobs(yes)
+        if not body.get("logprobs"):
+            reply["choices"][0].pop("logprobs")
+        self.send_json(reply)
 
 
 @pytest.fixture()
@@ -229,6 +246,7 @@ def judge(monkeypatch):
         monkeypatch.delenv(name, raising=False)
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Judge)
     httpd.url, httpd.bodies, httpd.lock = f"http://127.0.0.1:{httpd.server_port}/v1", [], threading.Lock()
+    httpd.refuse_logprobs = False
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield httpd
     httpd.shutdown()
@@ -239,24 +257,50 @@ def _llm(url: str, **kw):
     return create_reranker(RerankConfig(backend="llm", generator="openai", base_url=url, timeout=5.0, **kw))
 
 
-def test_llm_scores_by_the_judges_reply_and_orders_by_it(judge):
+def _user(body: dict):
+    return body["messages"][-1]["content"]
+
+
+def test_llm_scores_p_yes_and_orders_by_it(judge):
     candidates = [_text(1, UNRELATED, 0.9), _text(0, ANSWERS.replace("kettle", "pot"), 0.5),
                   _text(0, ANSWERS, 0.1), _text(2, "overflow " * 3, 0.3, "text-frame")]
     reranker = _llm(judge.url)
-    np.testing.assert_array_equal(reranker.score(_qc(), candidates), [2.0, 2.0, 9.0, 10.0])   # 42 clamped
+    np.testing.assert_allclose(reranker.score(_qc(), candidates), [0.2, 0.2, 0.9, 1.0])
     assert {b["model"] for b in judge.bodies} == {"listed-judge"}   # the server's first model
-    assert all(QUESTION in b["messages"][0]["content"] for b in judge.bodies)
+    assert all(b["max_tokens"] <= 3 and b["messages"][0]["role"] == "system" for b in judge.bodies)
+    # the instruction and the question come first, the passage last (a shared prefix to cache)
+    assert all(_user(b).index(QUESTION) < _user(b).index("Passage:") for b in judge.bodies)
+    assert all(_user(b).startswith(INSTRUCTION) for b in judge.bodies)
     ranked = _check_rerank(_llm(judge.url), _qc(), candidates)
     assert [c.text for c in ranked][:2] == ["overflow " * 3, ANSWERS]
 
 
-def test_llm_unparseable_reply_is_nan_and_logged(judge, caplog):
+def test_llm_asks_each_pair_once(judge):
+    reranker = _llm(judge.url, model="m")
+    first = reranker.score(_qc(), [_text(0, ANSWERS), _text(1, UNRELATED)])
+    again = reranker.score(_qc(), [_text(1, UNRELATED), _text(0, ANSWERS), _text(2, "a new one")])
+    np.testing.assert_allclose(again[:2], first[::-1])
+    assert len(judge.bodies) == 3   # only the new passage was asked
+
+
+def test_llm_reads_yes_or_no_when_the_server_refuses_log_probabilities(judge, caplog):
+    judge.refuse_logprobs = True
+    reranker = _llm(judge.url, model="m")
+    with caplog.at_level(logging.INFO, logger="videorag.rerank.llm"):
+        first = reranker.score(_qc(), [_text(0, ANSWERS)])
+    raw = reranker.score(_qc(), [_text(0, ANSWERS), _text(1, UNRELATED)])
+    np.testing.assert_array_equal(np.r_[first, raw], [1.0, 1.0, 0.0])
+    assert [bool(b.get("logprobs")) for b in judge.bodies] == [True, False, False]   # refused once, not asked again
+    assert any("refused log-probabilities" in r.getMessage() for r in caplog.records)
+
+
+def test_llm_reply_neither_yes_nor_no_is_nan_and_logged(judge, caplog):
     candidates = [_text(0, ANSWERS, 0.1), _text(1, "a mystery", 0.8), _text(2, "", 0.5)]
     with caplog.at_level(logging.INFO, logger="videorag.rerank.llm"):
         raw = _llm(judge.url, model="my-judge").score(_qc(), candidates)
-    assert raw[0] == 9.0 and np.isnan(raw[1]) and np.isnan(raw[2])   # empty text: nothing to ask
+    assert raw[0] == pytest.approx(0.9) and np.isnan(raw[1]) and np.isnan(raw[2])   # empty: not asked
     assert len(judge.bodies) == 2 and {b["model"] for b in judge.bodies} == {"my-judge"}
-    assert any("no idea" in r.getMessage() and r.levelno == logging.INFO for r in caplog.records)
+    assert any("no yes or no" in r.getMessage() and r.levelno == logging.INFO for r in caplog.records)
     ranked = _check_rerank(_llm(judge.url), _qc(), candidates)
     assert ranked[0].text == "a mystery" and ranked[0].score == 0.8
 
@@ -266,15 +310,15 @@ def test_llm_sends_a_visual_candidates_frames_as_images(judge):
     candidates = [_visual(0, frames), _visual(1, (2.0,), source="visual-clip"), _visual(2, (1.0,)),
                   _text(0, ANSWERS)]
     raw = _llm(judge.url).score(_qc(), candidates)
-    np.testing.assert_array_equal(raw[[0, 1, 3]], [3.0, 1.0, 9.0])
+    np.testing.assert_allclose(raw[[0, 1, 3]], [0.3, 0.1, 0.9])
     assert np.isnan(raw[2])   # no frame in the index: nothing to show
-    visual = [b for b in judge.bodies if isinstance(b["messages"][0]["content"], list)]
+    visual = [b for b in judge.bodies if isinstance(_user(b), list)]
     assert len(visual) == 2
     counts = []
     for body in visual:
-        parts = body["messages"][0]["content"]
+        parts = _user(body)
         prompt = parts[-1]
-        assert prompt["type"] == "text" and "frames" in prompt["text"] and "Passage" not in prompt["text"]
+        assert prompt["type"] == "text" and "frames" in prompt["text"]
         images = [p["image_url"]["url"] for p in parts[:-1]]
         assert all(url.startswith("data:image/jpeg;base64,/9j/") for url in images)   # JPEG magic
         assert len(set(images)) == len(images)   # a frame reached by several times is sent once
@@ -285,8 +329,8 @@ def test_llm_sends_a_visual_candidates_frames_as_images(judge):
 def test_llm_truncates_long_passages(judge):
     _llm(judge.url).score(_qc(), [_text(0, "kettle " + "x" * 10_000)])
     (body,) = judge.bodies
-    assert "x" * MAX_PASSAGE not in body["messages"][0]["content"]
-    assert len(body["messages"][0]["content"]) < MAX_PASSAGE + 500
+    assert "x" * MAX_PASSAGE not in _user(body)
+    assert len(_user(body)) < MAX_PASSAGE + 500
 
 
 def test_llm_server_error_is_one_generation_error(judge):
@@ -300,30 +344,53 @@ def test_llm_unreachable_server_is_a_generation_error():
         _llm("http://127.0.0.1:9/v1", model="m").score(_qc(), [_text(0, ANSWERS)])
 
 
+def test_yes_probability_reads_log_probabilities_else_the_first_word():
+    assert yes_probability(_logprobs(0.75)) == pytest.approx(0.75)
+    lower = {"choices": [{"logprobs": {"content": [{"top_logprobs": [
+        {"token": " yes", "logprob": math.log(0.3)}, {"token": "YES", "logprob": math.log(0.1)},
+        {"token": "no", "logprob": math.log(0.4)}]}]}}]}
+    assert yes_probability(lower) == pytest.approx(0.4 / 0.8)   # case and spaces folded, masses summed
+    word = lambda text: {"choices": [{"message": {"content": text}}]}  # noqa: E731
+    assert yes_probability(word("Yes, it does.")) == 1.0 and yes_probability(word(" no")) == 0.0
+    assert yes_probability(word("Perhaps")) is None and yes_probability({"error": "x"}) is None
+
+
 def test_llm_through_llamacpp_judges_text_only_and_needs_a_known_generator():
     reranker = create_reranker(RerankConfig(backend="llm", generator="llamacpp"))
     assert reranker.modalities == {"text"}
     raw = reranker.score(_qc(), [_visual(0, (1.0,)), _visual(1, (2.0,), source="visual-clip")])
     assert np.isnan(raw).all()   # nothing it can judge: no model loaded, no request
-    assert reranker._generator is None
-    with pytest.raises(ConfigError, match="openai, llamacpp"):
+    assert reranker._backend is None
+    with pytest.raises(ConfigError, match="llamacpp, openai"):
         create_reranker(RerankConfig(backend="llm", generator="extractive"))
 
 
+SMALL_JUDGE = "qwen2.5-coder-0.5b-instruct-q4_k_m"   # `videorag[judge-small]`, installed for the tests
+
+
 @pytest.mark.slow
-def test_llm_through_llamacpp_gives_scores_in_range_or_nan():
-    pytest.importorskip("llama_cpp")
-    reranker = create_reranker(RerankConfig(backend="llm", generator="llamacpp"))
+def test_llm_through_llamacpp_gives_probabilities_from_a_local_model():
+    pytest.importorskip("xllamacpp", reason="installed by the llamacpp extra")
+    reranker = create_reranker(RerankConfig(backend="llm", generator="llamacpp", model=SMALL_JUDGE))
     raw = reranker.score(_qc(), [_text(0, ANSWERS), _visual(0, (1.0,)), _text(1, UNRELATED)])
     assert raw.shape == (3,) and np.isnan(raw[1])
-    judged = raw[[0, 2]]
-    assert np.all(np.isnan(judged) | ((judged >= 0) & (judged <= 10)))
+    assert np.all((raw[[0, 2]] > 0) & (raw[[0, 2]] < 1))   # a probability, not a 0/1 word
+    assert reranker.label == f"llamacpp:{SMALL_JUDGE}"
 
 
-def test_parse_score_reads_the_first_number_and_clamps_it():
-    assert parse_score(" 7") == 7.0 and parse_score("Relevance: 8.5/10") == 8.5
-    assert parse_score("12") == 10.0 and parse_score("-3") == 0.0
-    assert parse_score("") is None and parse_score("I cannot tell") is None
+@pytest.mark.slow
+def test_the_local_judge_evaluates_the_question_once_per_query():
+    """Each passage after the first reuses the evaluated instruction and question (llama.cpp's
+    prompt cache): only the passage and the reply's opening are new tokens."""
+    pytest.importorskip("xllamacpp", reason="installed by the llamacpp extra")
+    from videorag.rerank.llm import SYSTEM, LocalJudge, prompt
+
+    local = LocalJudge(RerankConfig(backend="llm", model=SMALL_JUDGE))
+    replies = [local.ask(SYSTEM, prompt(QUESTION, f"Passage: {text}"), []) for text in (ANSWERS, UNRELATED)]
+    first, second = (r["usage"] for r in replies)
+    shared = second["prompt_tokens_details"]["cached_tokens"]
+    assert shared >= first["prompt_tokens"] - len(ANSWERS.split()) * 3   # all but the first passage
+    assert second["prompt_tokens"] - shared < 40
 
 
 def test_the_moment_reranker_gets_the_model_given_with_rerank_model():

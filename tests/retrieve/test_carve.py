@@ -119,7 +119,7 @@ def test_candidates_are_reranked_only_under_the_view_that_found_them(rag, monkey
 def test_scores_meet_on_one_scale_and_each_chunk_keeps_its_best_view():
     pooled = [Candidate(0, "chunk", 0, 4, 0.9, "text-clip", "a"), Candidate(0, "chunk", 0, 4, 0.2, "visual-frame", "", (1.0,)),
               Candidate(1, "chunk", 4, 8, 0.5, "text-clip", "b"), Candidate(1, "chunk", 4, 8, 0.8, "visual-frame", "", (5.0,))]
-    scores = rescore(None, pooled, CarveConfig(rerank=False))
+    scores = rescore(None, pooled, CarveConfig(rerank=False), CarveConfig().reranker)
     assert np.allclose(scores, [1.0, 0.0, 0.0, 1.0])   # min-max within each view's pool
     chosen = choose(pooled, scores, best_view=True)
     assert [(c.video, c.source) for c in chosen] == [(0, "text-clip"), (1, "visual-frame")]
@@ -135,13 +135,28 @@ class _Fixed:
 def test_a_judged_candidate_takes_rerank_weight_of_the_judge_and_the_rest_of_its_own(monkeypatch):
     from videorag.methods import carve
 
-    monkeypatch.setattr(carve, "_reranker", lambda config: _Fixed())
+    monkeypatch.setattr(carve, "shared_reranker", lambda config: _Fixed())
     pooled = [Candidate(v, "chunk", 0, 4, own, "visual-frame", "", (t,))
               for v, own, t in ((0, 0.9, 1.0), (1, 0.5, 5.0), (2, 0.1, 9.0))]
-    half = rescore(None, pooled, CarveConfig(rerank_depth=2))   # the third is below the depth
+    half = rescore(None, pooled, CarveConfig(rerank_depth=2), None)   # the third is below the depth
     assert np.allclose(half, [0.5 * 1 + 0.5 * 0, 0.5 * 0.5 + 0.5 * 1, 0.5 * 0.0])
-    judge_alone = rescore(None, pooled, CarveConfig(rerank_depth=2, rerank_weight=1.0))
+    judge_alone = rescore(None, pooled, CarveConfig(rerank_depth=2, rerank_weight=1.0), None)
     assert np.allclose(judge_alone, [0.0, 1.0, 0.0])
+
+
+def test_carve_reranks_with_the_judge_where_it_can_run_else_e5(monkeypatch):
+    from videorag.config import JudgeConfig, RerankConfig, SearchConfig
+    from videorag.methods import carve
+    from videorag.rerank import llm
+
+    judge = RerankConfig(backend="llm", model="/models/judge.gguf")
+    config = SearchConfig(judge=JudgeConfig(reranker=judge))
+    monkeypatch.setattr(llm, "available", lambda c: c is judge)
+    assert carve.Carve(config).reranker() is judge   # `auto`: the judge, with the judge's own settings
+    monkeypatch.setattr(llm, "available", lambda c: False)
+    assert carve.Carve(config).reranker().backend == "e5"
+    config.carve.reranker = RerankConfig(backend="cross-encoder", model="/ce")
+    assert carve.Carve(config).reranker().backend == "cross-encoder"   # what is asked for is used
 
 
 def test_ablations_and_missing_views(rag):

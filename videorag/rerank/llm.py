@@ -1,51 +1,78 @@
-"""`llm`: pointwise relevance judged by a language model. Each candidate is sent alone with the
-query and `PROMPT`; the reply's first number, clamped to [0, 10], is its score. A reply with no
-number gives NaN (the candidate keeps its own score) and an INFO log line.
+"""`llm`: the judge. A language model reads each candidate alone with the question and says
+whether it answers it; the score is P(yes) / (P(yes) + P(no)) from the log-probabilities of its
+first reply token, in [0, 1] (pointwise: asked to compare numbered passages, small models name
+one position whatever the passages say). The instruction and the question come first, the
+passage last, so a local model evaluates the question once per query and only each passage after
+it (llama.cpp keeps the prompt prefix of the last request).
 
 Judges (`config.generator`):
-- `openai`: any OpenAI-compatible chat server, text and visual candidates — a visual one's
-  frames (at most `MAX_FRAMES` JPEGs, read from the index) go as images before the prompt.
-  Server URL from `config.base_url` / $OPENAI_BASE_URL; model from `config.model` /
-  $OPENAI_MODEL / the server's first model; `config.timeout` per request; up to
-  `config.batch_size` requests in flight. A failed request raises `GenerationError`.
-- `llamacpp`: a local GGUF model (`config.model`, default Gemma 3 270M) as a plain completion;
-  text only, one candidate at a time.
+- `llamacpp`: a local GGUF model in-process (`videorag.generate.gguf`), text only; default
+  Qwen2.5-Coder-1.5B-Instruct (`pip install 'videorag[judge]'`), or `config.model` (a GGUF path
+  or a model name `videorag models` lists).
+- `openai`: any OpenAI-compatible chat server, text and visual candidates — a visual one's frames
+  (at most `MAX_FRAMES` JPEGs, read from the index) go as images before the prompt. Log-
+  probabilities where the server gives them, else the reply's yes or no as 1 or 0. Server URL from
+  `config.base_url` / $OPENAI_BASE_URL; model from `config.model` / $OPENAI_MODEL / the server's
+  first model; `config.timeout` per request; up to `config.batch_size` requests in flight.
 
-A candidate with nothing to show (no text, or no frame in the index) gets NaN without a request.
+A candidate with nothing to show (no text, or no frame in the index), or a reply that is neither
+yes nor no, gets NaN (it keeps its own score). Judgements are memoised per process (the last
+`CACHED` question-passage pairs): a question asked again costs nothing.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
-import re
+import math
+import os
 import threading
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..config import GenerateConfig, RerankConfig
-from ..errors import ConfigError
+from ..config import RerankConfig
+from ..errors import ConfigError, GenerationError
 from ..retrieve.base import Candidate
 from .base import ScoringReranker, modality
 
 log = logging.getLogger(__name__)
 
-# The whole instruction; {evidence} names what is judged, {passage} is "Passage: …\n" for a text
-# candidate and "" for a visual one (its frames come as images before this text).
-PROMPT = ("Rate the relevance of the {evidence} to the question, from 0 (unrelated) to 10 "
-          "(directly answers it). Reply with the number only.\n\n"
-          "Question: {question}\n{passage}Relevance (0-10):")
-EVIDENCE = {"text": "passage", "visual": "video frames shown above"}
+SYSTEM = "You check whether a passage from a video answers a question."
+INSTRUCTION = ("Does the passage answer the question? The passage comes from speech recognition and can contain "
+               "misheard words. Reply yes or no.")
+EVIDENCE = {"text": "Passage: {text}", "visual": "Passage: the video frames shown above."}
 MAX_PASSAGE = 1500   # characters of a candidate's text shown to the judge
 MAX_FRAMES = 5       # frames of a visual candidate shown to the judge
-REPLY_TOKENS = {"openai": 8, "llamacpp": 4}
-JUDGES = ("openai", "llamacpp")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+TOP_LOGPROBS = 20
+CACHED = 4096
+JUDGES = ("llamacpp", "openai")
 
 
-def parse_score(reply: str) -> float | None:
-    """The first number of a reply, clamped to [0, 10]; None when it has none."""
-    match = _NUMBER.search(reply)
-    return min(max(float(match.group()), 0.0), 10.0) if match else None
+def prompt(question: str, evidence: str) -> str:
+    """The user message: the instruction and the question (shared by every passage), then the passage."""
+    return f"{INSTRUCTION}\n\nQuestion: {question.strip()}\n{evidence}"
+
+
+def yes_probability(reply: object) -> float | None:
+    """P(yes) / (P(yes) + P(no)) from a chat completion's first-token log-probabilities; without
+    them, 1.0 or 0.0 from the reply's first word; None when the reply says neither."""
+    from ..generate.openai import pick
+
+    top = pick(reply, "choices", 0, "logprobs", "content", 0, "top_logprobs")
+    if isinstance(top, list):
+        mass = {"yes": 0.0, "no": 0.0}
+        for entry in top:
+            word = str(pick(entry, "token") or "").strip().lower()
+            logprob = pick(entry, "logprob")
+            if word in mass and isinstance(logprob, (int, float)):
+                mass[word] += math.exp(logprob)
+        if mass["yes"] + mass["no"] > 0:
+            return mass["yes"] / (mass["yes"] + mass["no"])
+    text = pick(reply, "choices", 0, "message", "content")
+    word = str(text or "").strip().split(maxsplit=1)[:1]
+    word = word[0].strip(".,!:;\"'").lower() if word else ""
+    return {"yes": 1.0, "no": 0.0}.get(word)
 
 
 class LLMReranker(ScoringReranker):
@@ -56,58 +83,76 @@ class LLMReranker(ScoringReranker):
         if self.config.generator not in JUDGES:
             raise ConfigError(f"the `llm` reranker judges through {', '.join(JUDGES)}, "
                               f"got generator {self.config.generator!r}",
-                              "set the reranker's generator (--rerank-generator) to one of them")
+                              "set the judge's backend (--judge-server URL for a server) to one of them")
         self.modalities = frozenset({"text", "visual"} if self.config.generator == "openai" else {"text"})
         self._lock = threading.Lock()
-        self._generator = None   # the judge, built on first use
+        self._backend = None   # built on first use
+        self._memo: OrderedDict[tuple, float] = OrderedDict()
+
+    @property
+    def label(self) -> str:
+        """Which judge this is, for answers and reports: backend and model."""
+        return f"{self.config.generator}:{self.backend.model_label}"
+
+    @property
+    def backend(self):
+        with self._lock:
+            if self._backend is None:
+                self._backend = (LocalJudge if self.config.generator == "llamacpp" else ServerJudge)(self.config)
+            return self._backend
+
+    def warm_up(self) -> None:
+        self.backend.warm_up()
 
     def score(self, qc, candidates: list[Candidate]) -> np.ndarray:
         out = np.full(len(candidates), np.nan)
-        asks = [(i, ask) for i in self.judgeable(candidates) if (ask := self._ask(qc, candidates[i]))]
-        for (i, _), reply in zip(asks, self._replies([ask for _, ask in asks])):
-            value = parse_score(reply)
+        asks = {i: ask for i in self.judgeable(candidates) if (ask := self._ask(qc, candidates[i]))}
+        keys = {i: (text, hashlib.sha1(b"".join(jpegs)).hexdigest()) for i, (text, jpegs) in asks.items()}
+        todo = [i for i in asks if keys[i] not in self._memo]
+        for i, value in zip(todo, self._judge([asks[i] for i in todo])):
             if value is None:
-                log.info("llm reranker: reply %r has no score; candidate %d keeps its own", reply[:80], i)
-            else:
-                out[i] = value
+                log.info("llm judge: no yes or no for candidate %d; it keeps its own score", i)
+            self._remember(keys[i], math.nan if value is None else value)
+        for i, key in keys.items():
+            out[i] = self._memo.get(key, math.nan)
         return out
 
     def _ask(self, qc, candidate: Candidate) -> tuple[str, list[bytes]] | None:
-        """(prompt, JPEGs) for one candidate, None when it has nothing to judge."""
-        kind = modality(candidate)
-        if kind == "text":
+        """(user message, JPEGs) for one candidate, None when it has nothing to judge."""
+        if modality(candidate) == "text":
             text = candidate.text.strip()[:MAX_PASSAGE]
-            passage, jpegs = f"Passage: {text}\n", []
-            if not text:
-                return None
-        else:
-            passage, jpegs = "", _jpegs(qc, candidate)
-            if not jpegs:
-                return None
-        return PROMPT.format(evidence=EVIDENCE[kind], question=qc.query.text, passage=passage), jpegs
+            return (prompt(qc.query.text, EVIDENCE["text"].format(text=text)), []) if text else None
+        jpegs = _jpegs(qc, candidate)
+        return (prompt(qc.query.text, EVIDENCE["visual"]), jpegs) if jpegs else None
 
-    def _replies(self, asks: list[tuple[str, list[bytes]]]) -> list[str]:
+    def _judge(self, asks: list[tuple[str, list[bytes]]]) -> list[float | None]:
         if not asks:
             return []
-        judge = self._judge()
-        if self.config.generator == "llamacpp":
-            with self._lock:   # one local model: calls serialised
-                return [judge.complete(prompt, REPLY_TOKENS["llamacpp"]) for prompt, _ in asks]
-        tokens = REPLY_TOKENS["openai"]
-        ask = lambda a: judge.complete_with_images(a[0], a[1], tokens) if a[1] else judge.complete(a[0], tokens)  # noqa: E731
+        backend = self.backend
+        if backend.serial:   # one local model: in order, so each passage reuses the question's prefix
+            return [yes_probability(backend.ask(SYSTEM, text, jpegs)) for text, jpegs in asks]
         with ThreadPoolExecutor(min(self.config.batch_size, len(asks))) as pool:
-            return list(pool.map(ask, asks))
+            return list(pool.map(lambda a: yes_probability(backend.ask(SYSTEM, *a)), asks))
 
-    def _judge(self):
-        """The judging generator, built once (the `openai` one resolves its model on first use)."""
+    def _remember(self, key: tuple, value: float) -> None:
         with self._lock:
-            if self._generator is None:
-                from ..generate import create_generator
+            self._memo[key] = value
+            self._memo.move_to_end(key)
+            while len(self._memo) > CACHED:
+                self._memo.popitem(last=False)
 
-                cfg = self.config
-                self._generator = create_generator(GenerateConfig(
-                    backend=cfg.generator, model=cfg.model, base_url=cfg.base_url, timeout=cfg.timeout))
-            return self._generator
+
+def available(config: RerankConfig | None = None) -> bool:
+    """Whether the default local judge can run here without a download: its runtime and model
+    installed (nothing is loaded or assembled)."""
+    import importlib.util
+
+    from ..models import QWEN_CODER_1_5B, installed
+
+    config = config or RerankConfig(backend="llm")
+    if config.generator != "llamacpp" or importlib.util.find_spec("xllamacpp") is None:
+        return config.generator == "openai" and bool(config.base_url or os.environ.get("OPENAI_BASE_URL"))
+    return bool(config.model and os.path.exists(config.model)) or installed(QWEN_CODER_1_5B)
 
 
 def _jpegs(qc, candidate: Candidate) -> list[bytes]:
@@ -119,3 +164,73 @@ def _jpegs(qc, candidate: Candidate) -> list[bytes]:
         if frame is not None:
             frames.setdefault(frame.t, frame.jpeg)
     return list(frames.values())
+
+
+
+class LocalJudge:
+    """A GGUF model in-process (`videorag.generate.gguf`); requests in order (`serial`)."""
+
+    serial = True
+    N_CTX = 2048
+
+    def __init__(self, config: RerankConfig):
+        from ..models import QWEN_CODER_1_5B
+
+        self.config = config
+        self.model_label = config.model or QWEN_CODER_1_5B.name
+        self._model = None
+
+    def warm_up(self):
+        """Resolve the model (assembled from its packages on first use) and load it."""
+        if self._model is None:
+            from ..generate.gguf import local_model
+            from ..models import QWEN_CODER_1_5B, resolve
+
+            path, self.model_label = resolve(self.config.model, QWEN_CODER_1_5B)
+            self._model = local_model(path, self.N_CTX)
+        self._model.warm_up()
+        return self._model
+
+    def ask(self, system: str, text: str, jpegs: list[bytes]) -> dict:
+        return self.warm_up().chat({"messages": [{"role": "system", "content": system},
+                                                 {"role": "user", "content": text}],
+                                    "max_tokens": 1, "temperature": 0.0, "logprobs": True,
+                                    "top_logprobs": TOP_LOGPROBS})
+
+
+class ServerJudge:
+    """An OpenAI-compatible chat server; requests in parallel. Asks for log-probabilities, and
+    stops asking after a server refuses them."""
+
+    serial = False
+
+    def __init__(self, config: RerankConfig):
+        from ..generate.openai import server_url
+
+        self.config, self.url = config, server_url(config.base_url)
+        self.model_label = config.model or os.environ.get("OPENAI_MODEL") or ""
+        self.logprobs = True
+
+    def warm_up(self) -> None:
+        if not self.model_label:
+            from ..generate.openai import first_model
+
+            self.model_label = first_model(self.url, self.config.timeout)
+
+    def ask(self, system: str, text: str, jpegs: list[bytes]) -> dict:
+        from ..generate.openai import call, image_part
+
+        self.warm_up()
+        content = [image_part(j) for j in jpegs] + [{"type": "text", "text": text}] if jpegs else text
+        body = {"model": self.model_label, "max_tokens": 1, "temperature": 0.0,
+                "messages": [{"role": "system", "content": system}, {"role": "user", "content": content}]}
+        if self.logprobs:
+            try:
+                return call(self.url, "/chat/completions", {**body, "logprobs": True, "top_logprobs": TOP_LOGPROBS},
+                            self.config.timeout)
+            except GenerationError as exc:
+                if " 400" not in str(exc) and "logprob" not in str(exc):
+                    raise
+                log.info("judge server refused log-probabilities (%s); reading yes or no instead", exc)
+                self.logprobs = False
+        return call(self.url, "/chat/completions", {**body, "max_tokens": 3}, self.config.timeout)

@@ -27,6 +27,8 @@ STATUS = {NotFound: 404, Forbidden: 403, TooLarge: 413, IndexBusy: 409, Generati
 class AskBody(BaseModel):
     question: str = Field(min_length=1, max_length=2000)
     method: str | None = None
+    judge: bool | None = Field(None, description="moments chosen by the judge (default: on when its model "
+                                                 "is installed)")
 
 
 class IndexBody(BaseModel):
@@ -44,21 +46,22 @@ def create_app(service: Service) -> FastAPI:
 
     @app.get("/search", dependencies=[read])
     def search(q: str = Query(min_length=1, max_length=2000), top_k: int = Query(5, ge=1, le=100),
-               method: str | None = None, moments: bool = False) -> dict:
-        """Best videos (each at its best moment), or with `moments` the best moments."""
-        return service.search(q, top_k, method, moments)
+               method: str | None = None, moments: bool = False, judge: bool = False) -> dict:
+        """Best videos (each at its best moment), or with `moments` the best moments; with
+        `judge`, a language model reads the best videos' steps and picks the moments (~2.5 s)."""
+        return service.search(q, top_k, method, moments, judge)
 
     @app.get("/methods", dependencies=[read])
     def methods() -> dict:
-        """The registered retrieval methods and the server's default."""
+        """The registered retrieval methods, the server's default, and whether the judge can run."""
         return service.methods()
 
     @app.post("/ask", dependencies=[read])
     def ask(body: AskBody, stream: bool = False):
         """The answer with citations; `?stream=true`: SSE events token…, citations, done."""
         if not stream:
-            return service.ask(body.question, body.method)
-        return _sse(service.ask_events(body.question, body.method))
+            return service.ask(body.question, body.method, body.judge)
+        return _sse(service.ask_events(body.question, body.method, body.judge))
 
     @app.post("/index", dependencies=[write], status_code=202)
     async def index(request: Request) -> dict:

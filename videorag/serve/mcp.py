@@ -70,6 +70,7 @@ class AskResult(BaseModel):
     answer: str
     citations: list[Citation]
     generator: str
+    judge: str | None = Field(description="the judge that chose the cited moments (backend:model); null: none")
 
 
 class JobFile(BaseModel):
@@ -110,6 +111,10 @@ Moments = Annotated[bool, Field(description="true: the best moments across all v
                                             "false: the best videos, each at its best moment")]
 Method = Annotated[str | None, Field(description="retrieval method by name (default: the server's); "
                                                  "an unknown name is an error listing the valid ones")]
+Judge = Annotated[bool, Field(description="true: a language model reads the best videos' steps and picks the "
+                                          "moments (slower, about 2.5 s; more often the moment that answers)")]
+AskJudge = Annotated[bool | None, Field(description="moments chosen by the judge; default: on when the "
+                                                    "server has its model")]
 Paths = Annotated[list[str], Field(min_length=1, max_length=1000,
                                    description="folders or video files on the server, inside its roots")]
 JobId = Annotated[str, Field(min_length=1, max_length=64, description="the id `index` returned")]
@@ -131,16 +136,16 @@ def create_mcp(service: Service, writes: bool = True) -> MCPServer:
         "a score and the moment's text. Cite a result as `path [m:ss–m:ss]`."))
     @_domain_errors
     def search(query: Query, top_k: TopK = 5, moments: Moments = False,
-               method: Method = None) -> Annotated[CallToolResult, SearchResult]:
-        result = service.search(query, top_k, method=method, moments=moments)
+               method: Method = None, judge: Judge = False) -> Annotated[CallToolResult, SearchResult]:
+        result = service.search(query, top_k, method=method, moments=moments, judge=judge)
         return _result(result, _search_text(result))
 
     @server.tool(annotations=READ, description=(
         "Answer a question from the best-matching moments of the indexed videos. Returns the answer "
         "and its citations (video path, start and end in seconds); quote them as `path [m:ss–m:ss]`."))
     @_domain_errors
-    def ask(question: Question, method: Method = None) -> Annotated[CallToolResult, AskResult]:
-        result = service.ask(question, method=method)
+    def ask(question: Question, method: Method = None, judge: AskJudge = None) -> Annotated[CallToolResult, AskResult]:
+        result = service.ask(question, method=method, judge=judge)
         return _result(result, _ask_text(result))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,

@@ -3,6 +3,7 @@ index re-checked for other processes' writes on every call)."""
 from __future__ import annotations
 
 import ipaddress
+import logging
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from ..ingest.discover import inside
 from ..pipeline import VideoRAG
 from ..types import search_json
 
+log = logging.getLogger(__name__)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WRITE_WAIT = 5.0  # seconds an HTTP write waits for a running ingest before answering "busy"
 
@@ -70,31 +72,47 @@ class Service:
         self.config = config
         self.jobs = Jobs(lambda paths, progress: rag.add(paths, progress, roots=self._job_roots()))
         self._generating = threading.Lock()
+        if rag.judged(None, default=True):   # loaded now, so the first question does not wait for it
+            threading.Thread(target=self._warm_judge, daemon=True, name="videorag-judge-warm-up").start()
+
+    def _warm_judge(self) -> None:
+        try:
+            self.rag.judge.warm_up()
+        except VideoRAGError as exc:   # the first judged request reports it
+            log.warning("the judge did not load: %s", exc)
 
     # -- reads --------------------------------------------------------------------------
-    def search(self, query: str, top_k: int = 5, method: str | None = None, moments: bool = False) -> dict:
-        return search_json(query, self.rag.search(query, top_k, method=method, moments=moments))
+    def search(self, query: str, top_k: int = 5, method: str | None = None, moments: bool = False,
+               judge: bool | None = None) -> dict:
+        return search_json(query, self.rag.search(query, top_k, method=method, moments=moments, judge=judge))
 
     def methods(self) -> dict:
+        """The registered methods, the default, and the judge: whether it can run here, its
+        model, and whether `ask` uses it unless told otherwise."""
         from ..methods import METHODS
+        from ..rerank.llm import available
 
-        return {"default": self.rag.config.search.method, "methods": METHODS.names()}
+        judge = self.rag.config.search.judge
+        return {"default": self.rag.config.search.method, "methods": METHODS.names(),
+                "judge": {"available": available(judge.reranker), "search": self.rag.judged(None),
+                          "ask": self.rag.judged(None, default=True)}}
 
-    def ask(self, question: str, method: str | None = None) -> dict:
+    def ask(self, question: str, method: str | None = None, judge: bool | None = None) -> dict:
         with self._generating:
-            return self.rag.ask(question, method=method).to_dict()
+            return self.rag.ask(question, method=method, judge=judge).to_dict()
 
-    def ask_events(self, question: str, method: str | None = None) -> Iterator[tuple[str, object]]:
+    def ask_events(self, question: str, method: str | None = None,
+                   judge: bool | None = None) -> Iterator[tuple[str, object]]:
         """("token", text) as the answer is generated, then ("citations", [...]), then
         ("done", the whole answer). Generators without token streaming send one token. A bad
         method raises here, before the stream starts (a 4xx, not an error event)."""
         self.rag.method(method)
-        return self._ask_events(question, method)
+        return self._ask_events(question, method, judge)
 
-    def _ask_events(self, question: str, method: str | None) -> Iterator[tuple[str, object]]:
+    def _ask_events(self, question: str, method: str | None, judge: bool | None) -> Iterator[tuple[str, object]]:
         answer = None
         with self._generating:  # local models are not re-entrant: one answer at a time
-            for piece in self.rag.ask_stream(question, method=method):
+            for piece in self.rag.ask_stream(question, method=method, judge=judge):
                 if isinstance(piece, str):
                     yield "token", piece
                 else:

@@ -1,0 +1,106 @@
+"""Judged search (`videorag.methods.judged`) on a corpus built by the test, with a judge double
+registered like any reranker (`tests.judge_double`): it says yes to passages holding a word."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.judge_double import KeywordJudge
+from videorag.config import JudgeConfig, RerankConfig, SearchConfig
+from videorag.embed.hashing import HashingEmbedder
+from videorag.methods import create_method
+from videorag.rerank import RERANKERS
+from videorag.retrieve import Corpus, Level, Searcher
+
+# a recording whose chapter heading shares the question's words, the step that answers does not
+GARDEN = [
+    ("welcome to the stream, today tomatoes, peppers and frost protection.", 0.0),
+    ("chapter one, how to ripen green tomatoes before frost.", 10.0),
+    ("pick every fruit that has started to blush and leave it on the kitchen counter.", 20.0),
+    ("keep them stem side down, out of the fridge.", 30.0),
+    ("chapter two, peppers.", 40.0),
+]
+KETTLE = [("how to ripen tomatoes, a quick tip.", 0.0), ("tomatoes like warm days.", 8.0)]
+ANSWER_WORD = "blush"
+
+
+@pytest.fixture(autouse=True)
+def judge_double(monkeypatch):
+    monkeypatch.setitem(RERANKERS._entries, "keyword-judge", "tests.judge_double:KeywordJudge")
+    monkeypatch.setattr(KeywordJudge, "word", ANSWER_WORD)
+    KeywordJudge.read = []
+
+
+def corpus(embedder, garden=GARDEN) -> Corpus:
+    rows = [(0, t, t + 9.5, text) for text, t in garden] + [(1, t, t + 7.5, text) for text, t in KETTLE]
+    owner = np.array([r[0] for r in rows])
+    texts = [r[3] for r in rows]
+    segments = Level.build(owner, [r[1] for r in rows], [r[2] for r in rows], texts, embedder.embed(texts))
+    whole = [" ".join(t for t, _ in garden), " ".join(t for t, _ in KETTLE)]
+    videos = Level.build(np.arange(2), np.zeros(2), np.array([50.0, 16.0]), whole, embedder.embed(whole))
+    return Corpus(["garden", "tip"], ["/garden.mp4", "/tip.mp4"], segments, segments, videos)
+
+
+def search(query: str, judged: bool, moments: bool = False, garden=GARDEN, timings=None, **judge):
+    embedder = HashingEmbedder()
+    config = SearchConfig(judge=JudgeConfig(reranker=RerankConfig(backend="keyword-judge"), **judge))
+    method = create_method("textvideorag", config, judged=judged)
+    return Searcher(corpus(embedder, garden), embedder).search(query, method, config, 5, moments, timings)
+
+
+QUESTION = "how do I ripen green tomatoes before frost"
+
+
+def test_the_judge_cites_the_step_that_answers_not_the_heading():
+    plain = search(QUESTION, judged=False)[0]
+    assert plain.video_id == "garden" and plain.start < 20   # retrieval alone: the heading wins
+    timings = {}
+    hit = search(QUESTION, judged=True, cite_context=0, timings=timings)[0]
+    assert hit.video_id == "garden" and ANSWER_WORD in hit.text
+    assert 19 < hit.start < hit.end <= 30   # one step, the sentence that answers
+    assert timings["judge"] >= 0
+    # the judge read steps, one sentence each, not whole segments or moments
+    assert all(t.count(".") <= 1 for t in KeywordJudge.read) and len(KeywordJudge.read) <= JudgeConfig.candidates
+
+
+def test_a_judged_step_is_cited_with_its_context_sentences():
+    hit = search(QUESTION, judged=True, cite_context=1)[0]
+    assert ANSWER_WORD in hit.text and "chapter one" in hit.text and "stem side down" in hit.text
+    assert hit.start < 20 and hit.end > 30
+
+
+def test_the_judge_reads_marked_context_when_asked():
+    search(QUESTION, judged=True, read_context=1)
+    answer = next(t for t in KeywordJudge.read if t.startswith("(before: chapter one"))
+    assert ANSWER_WORD in answer and "(after: keep them" in answer
+
+
+def test_a_video_with_a_judged_answer_overtakes_one_without():
+    # the tip video shares the question's words but never answers; the garden video answers
+    query = "a quick tip to ripen tomatoes on the counter"
+    assert search(query, judged=False)[0].video_id == "tip"
+    hits = search(query, judged=True, video_weight=1.0)
+    assert hits[0].video_id == "garden" and ANSWER_WORD in hits[0].text
+    assert search(query, judged=True, video_weight=0.0)[0].video_id == "tip"   # retrieval's order kept
+
+
+def test_judge_weight_zero_keeps_retrieval_order_of_steps():
+    hit = search(QUESTION, judged=True, weight=0.0, cite_context=0)[0]
+    assert ANSWER_WORD not in hit.text
+
+
+def test_a_step_the_judge_cannot_read_counts_as_an_average_judgement():
+    unreadable = [(t.replace("chapter one,", "??? chapter one,"), s) for t, s in GARDEN]
+    hit = search(QUESTION, judged=True, garden=unreadable, cite_context=0)[0]
+    assert ANSWER_WORD in hit.text   # judged yes beats the unjudged heading (the mean of 0.9 and 0.1s)
+
+
+def test_moments_list_the_judged_steps_first_then_the_rest():
+    hits = search(QUESTION, judged=True, moments=True, cite_context=0)
+    assert ANSWER_WORD in hits[0].text
+    assert len({(h.video_id, h.start) for h in hits}) == len(hits)
+
+
+def test_one_candidate_or_none_is_not_judged():
+    assert search(QUESTION, judged=True, candidates=1)[0].start < 20
+    assert KeywordJudge.read == []

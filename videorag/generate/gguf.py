@@ -1,0 +1,104 @@
+"""A local GGUF model, served in-process by llama.cpp's own server through `xllamacpp` (a prebuilt
+wheel: nothing to compile). Requests and replies are the OpenAI-compatible JSON of the `openai`
+backend (`/chat/completions`, `/completions`), so a local model and a model server are driven by
+the same code. The server is thread-safe (requests queue) and keeps the prompt of the last
+request: a request sharing a prefix with it evaluates only what follows (the judge's question,
+asked of one candidate after another).
+
+One server per model file and context size per process (`local_model`): the judge and the
+generator share it when they use the same model.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+from collections.abc import Iterator
+from functools import lru_cache
+
+from ..errors import GenerationError, ModelNotFoundError
+from ..registry import require
+
+log = logging.getLogger(__name__)
+_DONE = object()
+
+
+class LocalModel:
+    """A GGUF file behind llama.cpp's server, loaded on first use (`warm_up`)."""
+
+    def __init__(self, path: str, n_ctx: int = 4096, threads: int | None = None):
+        self.path, self.n_ctx = path, n_ctx
+        self.threads = threads or os.cpu_count() or 1
+        self._server = None
+        self._lock = threading.Lock()
+
+    def warm_up(self) -> None:
+        with self._lock:
+            if self._server is None:
+                self._server = self._start()
+
+    def _start(self):
+        xllamacpp = require("xllamacpp", "judge")
+        params = xllamacpp.CommonParams()
+        params.model.path = self.path
+        params.n_ctx, params.n_parallel, params.warmup, params.verbosity = self.n_ctx, 1, False, -1
+        params.cpuparams.n_threads = params.cpuparams_batch.n_threads = self.threads
+        try:
+            return xllamacpp.Server(params)
+        except RuntimeError as exc:
+            raise ModelNotFoundError(f"llama.cpp cannot load {self.path} ({exc})",
+                                     "pass a GGUF model file (--model / --rerank-model)") from exc
+
+    def chat(self, body: dict) -> dict:
+        """One chat completion (the OpenAI request and reply)."""
+        return self._call("handle_chat_completions", body)
+
+    def complete(self, body: dict) -> dict:
+        """One plain completion (`prompt` in, `choices[0].text` out)."""
+        return self._call("handle_completions", body)
+
+    def stream(self, body: dict, route: str = "handle_chat_completions") -> Iterator[dict]:
+        """The reply's chunks as the server sends them (`stream` set for you)."""
+        self.warm_up()
+        chunks: queue.Queue = queue.Queue()
+
+        def run() -> None:
+            try:
+                reply = getattr(self._server, route)({**body, "stream": True}, chunks.put)
+                if isinstance(reply, dict) and "error" in reply:
+                    chunks.put(reply)
+            except Exception as exc:  # the request thread hands any failure to the reader
+                chunks.put(exc)
+            chunks.put(_DONE)
+
+        threading.Thread(target=run, daemon=True, name="videorag-gguf-stream").start()
+        while (chunk := chunks.get()) is not _DONE:
+            if isinstance(chunk, Exception):
+                raise GenerationError(f"llama.cpp failed on {self.path}: {chunk}") from chunk
+            yield _checked(chunk, self.path)
+
+    def _call(self, route: str, body: dict) -> dict:
+        self.warm_up()
+        try:
+            reply = getattr(self._server, route)(body)
+        except (ValueError, RuntimeError) as exc:
+            raise GenerationError(f"llama.cpp refused the request ({exc})") from exc
+        return _checked(reply, self.path)
+
+
+def _checked(reply, path: str) -> dict:
+    """The reply, or a GenerationError carrying the server's error (a prompt over the context
+    size keeps its token count in `GenerationError.details`)."""
+    if isinstance(reply, dict) and "error" not in reply:
+        return reply
+    error = reply.get("error", {}) if isinstance(reply, dict) else {"message": str(reply)}
+    exc = GenerationError(f"llama.cpp ({path}): {error.get('message', error)}")
+    exc.details = error
+    raise exc
+
+
+@lru_cache(maxsize=4)
+def local_model(path: str, n_ctx: int = 4096) -> LocalModel:
+    """The process's one `LocalModel` for a file and context size (loaded on first request)."""
+    return LocalModel(path, n_ctx)

@@ -1,0 +1,171 @@
+"""Judged search: any method's ranking, its moments chosen by a judge that reads them.
+
+1. The `judge.videos` best videos of the method's ranking are cut into steps (sentences,
+   `videorag.retrieve.steps`): one step each, so a heading is a candidate of its own, not glued to
+   the step after it.
+2. A step's retrieval score mixes its video's score (min-max over those videos) with its own
+   (`moments.video_weight`, as `--moments` mixes them): the best within-video relevance of the
+   segments it covers (`moments.segment_relevance`) beside the best score of the method's
+   moments it overlaps.
+3. The `judge.candidates` best steps are read by the judge (the `llm` reranker: the probability
+   that the passage answers the question), each with `judge.read_context` sentences on either
+   side as marked context and with what the screen shows there (captions) when the index has them.
+4. A judged step scores `weight` · P(yes) + (1 − weight) · its retrieval score (min-max over the
+   judged): the judge overrides retrieval where it is sure, retrieval decides where it is not (a
+   step the judge could not read counts as the mean judgement); a judged video scores `video_weight` · its best judged step + the rest its retrieval
+   score, and ranks above every video outside the pool (which keep their order).
+5. A judged video's moments: its judged steps, best first, each cited with `judge.cite_context`
+   sentences on either side (at most `moments.max_seconds`), then the method's moments that
+   overlap none.
+Stage time lands in `qc.timings["judge"]`.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..config import SearchConfig
+from ..retrieve.base import Candidate, Method, Ranking
+from ..retrieve.fusion import minmax
+from ..retrieve.moments import segment_relevance
+from ..retrieve.searcher import top
+from ..retrieve.steps import Step, covering, steps
+
+
+class Judged:
+    """`inner` with its moments chosen by the judge (see the module's docstring)."""
+
+    def __init__(self, inner: Method, config: SearchConfig):
+        self.inner, self.config = inner, config
+        self.name = inner.name
+
+    def __getattr__(self, name: str):
+        """The inner method's own hooks (carve's `interleaved`, rag-adapter's evidence)."""
+        return getattr(self.inner, name)
+
+    def rank(self, qc) -> Ranking:
+        ranking = self.inner.rank(qc)
+        cfg = self.config.judge
+        pool = [int(v) for v in top(ranking.videos, cfg.videos)]
+        found = [c for v in pool for c in video_steps(qc, ranking, v, self.config)[:cfg.per_video]]
+        chosen = sorted(found, key=lambda c: -c[0].score)[:cfg.candidates]
+        if len(chosen) < 2:
+            return ranking
+        start = time.perf_counter()
+        p = np.asarray(judge(cfg.reranker).score(qc, [passage for _, passage in chosen]), np.float64)
+        qc.timings["judge"] = time.perf_counter() - start
+        if np.isnan(p).all():
+            return ranking
+        p[np.isnan(p)] = np.nanmean(p)   # what the judge could not read counts as an average judgement
+        final = cfg.weight * p + (1 - cfg.weight) * minmax(np.array([c.score for c, _ in chosen]))
+        judged = {}
+        for (c, _), score in zip(chosen, final):
+            judged.setdefault(c.video, []).append(_replace(c, float(score)))
+        return Ranking(_video_scores(ranking.videos, pool, judged, cfg.video_weight),
+                       lambda v: _moments(ranking.moments(v), judged.get(v)))
+
+
+def video_steps(qc, ranking: Ranking, video: int, config: SearchConfig) -> list[tuple[Candidate, Candidate]]:
+    """(cited step with its retrieval score, the passage the judge reads) for each step of a video,
+    best first."""
+    level = qc.corpus.segments
+    lo, hi = level.span(video)
+    if lo == hi:
+        return []
+    found = steps(level.starts[lo:hi], level.ends[lo:hi], level.texts[lo:hi])
+    a, b = np.array([s.start for s in found]), np.array([s.end for s in found])
+    own = covering(a, b, level.starts[lo:hi], level.ends[lo:hi], segment_relevance(qc, video, lo, hi, config.moments))
+    moments = ranking.moments(video)
+    if moments:
+        said = covering(a, b, *(np.array(x) for x in zip(*((m.start, m.end, m.score) for m in moments))))
+        own = 0.5 * own + 0.5 * minmax(said)
+    share = config.moments.video_weight
+    video_score = _pool_score(ranking.videos, video, config.judge.videos)
+    cfg, seen = config.judge, on_screen(qc, video)
+    out = []
+    for i in np.argsort(-own, kind="stable"):
+        step = found[i]
+        near = found[max(i - cfg.cite_context, 0):i + cfg.cite_context + 1]
+        cited = _within(near, step, config.moments.max_seconds)
+        score = share * video_score + (1 - share) * float(own[i])
+        out.append((Candidate(video, "step", cited[0].start, cited[-1].end, score, "judged",
+                              " ".join(s.text for s in cited)),
+                    Candidate(video, "step", step.start, step.end, score, "text",
+                              _passage(found, i, cfg.read_context, seen(step.start, step.end)))))
+    return out
+
+
+def _within(near: list[Step], step: Step, seconds: float) -> list[Step]:
+    """The context steps around `step` that fit with it in `seconds`, nearest first."""
+    kept = [step]
+    for s in sorted(near, key=lambda s: abs(s.start - step.start)):
+        if s is not step and max(s.end, kept[-1].end, step.end) - min(s.start, kept[0].start) <= seconds:
+            kept.append(s)
+            kept.sort(key=lambda s: s.start)
+    return kept
+
+
+def _passage(found: list[Step], i: int, context: int, screen: str) -> str:
+    """What the judge reads: the step, the context around it marked as such, the screen's text."""
+    before = " ".join(s.text for s in found[max(i - context, 0):i])
+    after = " ".join(s.text for s in found[i + 1:i + 1 + context])
+    parts = [f"(before: {before})" if before else "", found[i].text, f"(after: {after})" if after else "",
+             f"[on screen: {screen}]" if screen else ""]
+    return " ".join(p for p in parts if p)
+
+
+def on_screen(qc, video: int):
+    """(start, end) -> the distinct on-screen text of the video's captions in that span ("" when
+    the index has no captions)."""
+    captions = qc.corpus.captions if qc.corpus.source is not None else None
+    if captions is None:
+        return lambda a, b: ""
+    lo, hi = captions.span(video)
+    times, texts = captions.starts[lo:hi], captions.texts[lo:hi]
+
+    def text(a: float, b: float) -> str:
+        from ..caption.base import seen
+
+        found = [seen(texts[j]) for j in np.flatnonzero((times >= a) & (times <= b))]
+        return " / ".join(dict.fromkeys(t for t in found if t))
+    return text
+
+
+def _pool_score(videos: np.ndarray, video: int, pool: int) -> float:
+    best = videos[top(videos, pool)].astype(np.float64)
+    spread = float(np.ptp(best)) if len(best) else 0.0
+    return (float(videos[video]) - float(best.min())) / spread if spread > 1e-12 else 1.0
+
+
+def _video_scores(videos: np.ndarray, pool: list[int], judged: dict, share: float) -> np.ndarray:
+    """Pool videos above the rest (1 + mix of retrieval and best judged step); the rest min-max."""
+    out = minmax(videos.astype(np.float64))
+    for v in pool:
+        best = max((c.score for c in judged.get(v, [])), default=0.0)
+        out[v] = 1.0 + (1 - share) * _pool_score(videos, v, len(pool)) + share * best
+    return out
+
+
+def _moments(found: list[Candidate], judged: list[Candidate] | None) -> list[Candidate]:
+    """A judged video's moments: its judged steps best first, scaled so the best is 1 (a ranking's
+    moment scores are relative to the video's best), then the method's others below them."""
+    if not judged:
+        return found
+    judged = sorted(judged, key=lambda c: -c.score)
+    top_score = max(judged[0].score, 1e-9)
+    judged = [_replace(c, c.score / top_score) for c in judged]
+    floor = judged[-1].score
+    rest = [m for m in found if not any(m.start < j.end and j.start < m.end for j in judged)]
+    return judged + [_replace(m, floor * m.score / (1 + m.score)) for m in rest]
+
+
+def _replace(c: Candidate, score: float) -> Candidate:
+    return Candidate(c.video, c.unit, c.start, c.end, score, c.source, c.text, c.frames)
+
+
+def judge(config):
+    """The judge: the scoring reranker `config` names (shared, loaded once)."""
+    from ..rerank import shared_reranker
+
+    return shared_reranker(config)

@@ -1,0 +1,72 @@
+"""Steps: a video's transcript as the sentences its speaker says, the unit a judge reads and a
+citation points at.
+
+Speech recognition cuts speech where it likes: mid-sentence, or a chapter's heading glued to the
+first step after it ("Chapter 2, a hole in the drywall. This one is about the size of a
+doorknob…"). A step is one sentence: it ends at end punctuation or at a pause (at least `pause`
+seconds between two segments), and one longer than `max_words` is cut into pieces. A heading is
+then a step of its own, which names the topic without answering anything. A step's times are
+those of its segments, shared out by characters where a segment holds several sentences.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+_SENTENCE = re.compile(r"\S.*?(?:[.!?]+[\"')\]]*(?=\s|$)|$)")   # a sentence, or the unfinished rest
+
+
+@dataclass(frozen=True)
+class Step:
+    start: float
+    end: float
+    text: str
+
+
+def steps(starts, ends, texts, pause: float = 0.8, max_words: int = 40) -> list[Step]:
+    """The sentences of one video's segments (given in time order), as steps."""
+    out: list[Step] = []
+    words: list[str] = []
+    first = 0.0
+    for i, (start, end, text) in enumerate(zip(starts, ends, texts)):
+        if words and start - ends[i - 1] >= pause:
+            out.append(Step(first, float(ends[i - 1]), " ".join(words)))
+            words = []
+        for piece, (a, b), closes in _pieces(float(start), float(end), text):
+            said = piece.split()
+            for j, word in enumerate(said):
+                if not words:
+                    first = a + (b - a) * j / len(said)
+                words.append(word)
+                last = j == len(said) - 1
+                if (last and closes) or len(words) >= max_words:
+                    out.append(Step(first, a + (b - a) * (j + 1) / len(said), " ".join(words)))
+                    words = []
+    if words:
+        out.append(Step(first, float(ends[-1]), " ".join(words)))
+    return out
+
+
+def _pieces(start: float, end: float, text: str):
+    """(sentence piece, its time span, whether it ends a sentence) for one segment's text,
+    the segment's time shared out by characters."""
+    parts = [m.group() for m in _SENTENCE.finditer(text.strip())]
+    total = max(sum(len(p) for p in parts), 1)
+    at = 0
+    for j, part in enumerate(parts):
+        a = start + (end - start) * at / total
+        at += len(part)
+        yield part, (a, start + (end - start) * at / total), j < len(parts) - 1 or part.rstrip("\"')]").endswith((".", "!", "?"))
+
+
+def covering(step_starts: np.ndarray, step_ends: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+             scores: np.ndarray) -> np.ndarray:
+    """Each step's best score among the spans (`starts`, `ends`, `scores`) overlapping it; 0 where none does."""
+    out = np.zeros(len(step_starts))
+    for i, (a, b) in enumerate(zip(step_starts, step_ends)):
+        hit = (starts < b) & (a < ends)
+        if hit.any():
+            out[i] = float(scores[hit].max())
+    return out
