@@ -118,8 +118,9 @@ def main() -> None:
     items = {split: load_golden_jsonl(path) for split, path in golden.items()}
     kinds = {json.loads(line)["id"]: json.loads(line)["kind"] for path in golden.values() for line in path.open()}
     base = Config()
-    keys = [setting(base, item) for item in args.ingest]
-    rag = VideoRAG(work / "-".join(["index", *keys]), base)
+    for item in args.ingest:
+        setting(base, item)
+    rag = VideoRAG(work / "-".join(["index", *args.ingest]), base)   # the index bench_moments --set builds
     print(f"index: {index_videos(rag, work / 'videos', {v for s in items for it in items[s] for v in it.relevant})}",
           file=sys.stderr)
     rows = []

@@ -128,8 +128,19 @@ def test_scores_meet_on_one_scale_and_each_chunk_keeps_its_best_view():
 
 
 class _Fixed:
+    calibrated = False
+
     def score(self, qc, candidates):
         return np.array([{1.0: 0.0, 5.0: 1.0, 9.0: 2.0}[c.frames[0]] for c in candidates])
+
+
+class _Unsure(_Fixed):
+    """A calibrated judge (P(yes)) that finds nothing convincing."""
+
+    calibrated = True
+
+    def score(self, qc, candidates):
+        return np.array([{1.0: 0.05, 5.0: 0.1, 9.0: 0.2}[c.frames[0]] for c in candidates])
 
 
 def test_a_judged_candidate_takes_rerank_weight_of_the_judge_and_the_rest_of_its_own(monkeypatch):
@@ -142,6 +153,11 @@ def test_a_judged_candidate_takes_rerank_weight_of_the_judge_and_the_rest_of_its
     assert np.allclose(half, [0.5 * 1 + 0.5 * 0, 0.5 * 0.5 + 0.5 * 1, 0.5 * 0.0])
     judge_alone = rescore(None, pooled, CarveConfig(rerank_depth=2, rerank_weight=1.0), None)
     assert np.allclose(judge_alone, [0.0, 1.0, 0.0])
+    # a calibrated judge's P(yes) is taken as it is: unsure of both, it leaves retrieval's order
+    monkeypatch.setattr(carve, "shared_reranker", lambda config: _Unsure())
+    unsure = rescore(None, pooled, CarveConfig(rerank_depth=2), None)
+    assert np.allclose(unsure, [0.5 * 1 + 0.5 * 0.05, 0.5 * 0.5 + 0.5 * 0.1, 0.5 * 0.0])
+    assert unsure[0] > unsure[1]
 
 
 def test_carve_reranks_with_the_judge_where_it_can_run_else_e5(monkeypatch):

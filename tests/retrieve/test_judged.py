@@ -104,3 +104,23 @@ def test_moments_list_the_judged_steps_first_then_the_rest():
 def test_one_candidate_or_none_is_not_judged():
     assert search(QUESTION, judged=True, candidates=1)[0].start < 20
     assert KeywordJudge.read == []
+
+
+def test_the_judge_reads_what_the_screen_shows_during_the_step_not_a_heading_that_stays_up():
+    from types import SimpleNamespace
+
+    from videorag.methods.judged import on_screen
+
+    embedder = HashingEmbedder()
+    shown = [(t, "on screen: CHAPTER ONE: TOMATOES | said: …") for t in range(0, 50, 2)]
+    shown += [(22, "on screen: blush = pick it | said: pick every fruit"), (23, "said: only speech")]
+    c = corpus(embedder)
+    c.opener = lambda: object()   # an index behind the corpus (its captions given below)
+    texts = [t for _, t in shown]
+    c.__dict__["captions"] = Level.build(np.zeros(len(shown), np.int32), [t for t, _ in shown], [t for t, _ in shown],
+                                         texts, embedder.embed(texts))
+    screen = on_screen(SimpleNamespace(corpus=c), 0)
+    assert screen(20.0, 29.5) == "blush = pick it"   # the step's own slide, not the heading shown all along
+    assert screen(40.0, 49.5) == ""
+    plain = corpus(embedder)
+    assert on_screen(SimpleNamespace(corpus=plain), 0)(20.0, 29.5) == ""   # no captions: nothing

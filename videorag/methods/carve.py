@@ -11,7 +11,9 @@
    min-max normalised over its view's pool; a judged candidate's score is `rerank_weight` (0.5)
    of the reranker's, min-max normalised over everything it judged, plus the rest of its own
    (1 = the reranker alone, as in the paper: a weak judge such as the offline bi-encoder then
-   undoes good retrieval — measured in `results/carve/`); a candidate it did not judge (frames,
+   undoes good retrieval — measured in `results/carve/`); a reranker whose scores are calibrated
+   probabilities (the `llm` judge's P(yes)) is taken as it is, not min-max normalised, so a judge
+   unsure of every candidate leaves retrieval's order; a candidate it did not judge (frames,
    for a text-only reranker such as the offline default; or below the rerank depth) keeps its
    own score times `unjudged_weight` (0.5): without a judgement, a view's top chunk should not
    tie with the judged best.
@@ -107,9 +109,11 @@ def rescore(qc, pooled: list[Candidate], cfg, reranker: RerankConfig) -> np.ndar
         return own
     depth = np.argsort(-own, kind="stable")[:cfg.rerank_depth]
     raw = np.full(len(pooled), np.nan)
-    raw[depth] = shared_reranker(reranker).score(qc, [passage(qc, pooled[i], cfg.judge_words) for i in depth])
+    judge = shared_reranker(reranker)
+    raw[depth] = judge.score(qc, [passage(qc, pooled[i], cfg.judge_words) for i in depth])
     judged = ~np.isnan(raw)
-    own[judged] = (1 - cfg.rerank_weight) * own[judged] + cfg.rerank_weight * _scaled(raw[judged])
+    opinion = raw[judged] if judge.calibrated else _scaled(raw[judged])
+    own[judged] = (1 - cfg.rerank_weight) * own[judged] + cfg.rerank_weight * opinion
     own[~judged] *= cfg.unjudged_weight
     return own
 

@@ -9,7 +9,8 @@
    moments it overlaps.
 3. The `judge.candidates` best steps are read by the judge (the `llm` reranker: the probability
    that the passage answers the question), each with `judge.read_context` sentences on either
-   side as marked context and with what the screen shows there (captions) when the index has them.
+   side as marked context and, when the index has captions, with what the screen shows during the
+   step and not just before or after it (a slide that changes with the step, not a title card).
 4. A judged step scores `weight` · P(yes) + (1 − weight) · its retrieval score (min-max over the
    judged): the judge overrides retrieval where it is sure, retrieval decides where it is not (a
    step the judge could not read counts as the mean judgement); a judged video scores `video_weight` · its best judged step + the rest its retrieval
@@ -31,6 +32,8 @@ from ..retrieve.fusion import minmax
 from ..retrieve.moments import segment_relevance
 from ..retrieve.searcher import top
 from ..retrieve.steps import Step, covering, steps
+
+SCREEN_SECONDS = 10.0   # on-screen text also shown this close to a step is not the step's own
 
 
 class Judged:
@@ -115,20 +118,24 @@ def _passage(found: list[Step], i: int, context: int, screen: str) -> str:
     return " ".join(p for p in parts if p)
 
 
-def on_screen(qc, video: int):
-    """(start, end) -> the distinct on-screen text of the video's captions in that span ("" when
-    the index has no captions)."""
+def on_screen(qc, video: int, around: float = SCREEN_SECONDS):
+    """(start, end) -> what the screen shows in that span and not in the `around` seconds on
+    either side ("" when the index has no captions): a slide that changes with the step says
+    something about it; a title card or a chapter's heading that stays up across many steps names
+    their topic, which the judge would take for an answer."""
     captions = qc.corpus.captions if qc.corpus.source is not None else None
     if captions is None:
         return lambda a, b: ""
+    from ..caption.base import seen
+
     lo, hi = captions.span(video)
-    times, texts = captions.starts[lo:hi], captions.texts[lo:hi]
+    times, shown = captions.starts[lo:hi], [seen(t) for t in captions.texts[lo:hi]]
 
     def text(a: float, b: float) -> str:
-        from ..caption.base import seen
-
-        found = [seen(texts[j]) for j in np.flatnonzero((times >= a) & (times <= b))]
-        return " / ".join(dict.fromkeys(t for t in found if t))
+        inside = {shown[j] for j in np.flatnonzero((times >= a) & (times <= b))}
+        beside = {shown[j] for j in np.flatnonzero((times >= a - around) & (times <= b + around)
+                                                     & ((times < a) | (times > b)))}
+        return " / ".join(sorted(t for t in inside - beside if t))
     return text
 
 

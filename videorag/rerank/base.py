@@ -26,6 +26,7 @@ class ScoringReranker:
 
     name = "scoring"
     modalities: frozenset[str] = frozenset({"text"})
+    calibrated = False   # True: scores are probabilities in [0, 1], comparable across queries (the judge)
 
     def __init__(self, weight: float = 0.5, config: RerankConfig | None = None):
         self.weight = weight   # share of the reranker's score beside the candidate's own, in `rerank`

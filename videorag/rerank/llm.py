@@ -77,6 +77,7 @@ def yes_probability(reply: object) -> float | None:
 
 class LLMReranker(ScoringReranker):
     name = "llm"
+    calibrated = True
 
     def __init__(self, weight: float = 0.5, config: RerankConfig | None = None):
         super().__init__(weight, config or RerankConfig(backend="llm"))
