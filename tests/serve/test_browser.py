@@ -61,11 +61,12 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def served(index: Path, root: Path | None = None, token: str | None = TOKEN,
-           timeout: float = 60.0) -> Iterator[str]:
-    """`videorag serve` over `index` in a subprocess until the block ends; yields its base URL."""
+           timeout: float = 60.0, options: tuple[str, ...] = ("--no-judge",)) -> Iterator[str]:
+    """`videorag serve` over `index` in a subprocess until the block ends; yields its base URL.
+    No judge unless `options` ask for one (whatever this machine has installed)."""
     port = free_port()
     command = [sys.executable, "-m", "videorag.cli", "serve", "--index", str(index), "--port", str(port),
-               "--embed-backend", "hashing"]
+               "--embed-backend", "hashing", *options]
     command += ["--token", token] if token else []
     command += ["--root", str(root)] if root else []
     log = index.parent / f"serve-{port}.log"
@@ -242,3 +243,32 @@ def test_phone_width_has_no_horizontal_scroll(browser, server):
     finally:
         context.close()
 
+
+
+def test_the_judge_toggles_reach_the_server(browser, corpus):
+    """With a judge configured (here an OpenAI-compatible judge double), the page shows its
+    toggles (search: off, ask: on), and a judged search reaches the judge."""
+    import threading
+    from http.server import ThreadingHTTPServer
+
+    from tests.rerank.test_backends import _Judge
+
+    judge = ThreadingHTTPServer(("127.0.0.1", 0), _Judge)
+    judge.bodies, judge.lock, judge.refuse_logprobs = [], threading.Lock(), False
+    threading.Thread(target=judge.serve_forever, daemon=True).start()
+    root, index = corpus
+    options = ("--judge-server", f"http://127.0.0.1:{judge.server_port}/v1", "--judge-model", "judge-double")
+    try:
+        with served(index, root=root, options=options) as url:
+            context, page, errors = _open(browser, url)
+            page.wait_for_function("() => !document.querySelector('#judge').closest('label').hidden")
+            assert not page.is_checked("#judge") and page.is_checked("#ask-judge")
+            page.check("#judge")
+            search(page, QUERY)
+            assert page.locator(".card").count() >= 1 and judge.bodies   # the judge read the steps
+            assert {b["model"] for b in judge.bodies} == {"judge-double"}
+            context.close()
+            assert not errors, errors
+    finally:
+        judge.shutdown()
+        judge.server_close()

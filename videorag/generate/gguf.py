@@ -92,7 +92,8 @@ def _checked(reply, path: str) -> dict:
     size keeps its token count in `GenerationError.details`)."""
     if isinstance(reply, dict) and "error" not in reply:
         return reply
-    error = reply.get("error", {}) if isinstance(reply, dict) else {"message": str(reply)}
+    error = reply.get("error") if isinstance(reply, dict) else reply
+    error = error if isinstance(error, dict) else {"message": str(error)}
     exc = GenerationError(f"llama.cpp ({path}): {error.get('message', error)}")
     exc.details = error
     raise exc
