@@ -18,6 +18,13 @@ def _non_negative(name: str, value: float) -> None:
         raise ConfigError(f"`{name}` must be >= 0, got {value!r}")
 
 
+def _shares(config, prefix: str, *names: str) -> None:
+    """Each named field of `config` in [0, 1] (a share or weight); the message names it `prefix.name`."""
+    for name in names:
+        if not 0.0 <= getattr(config, name) <= 1.0:
+            raise ConfigError(f"`{prefix}{name}` must be in [0, 1], got {getattr(config, name)!r}")
+
+
 @dataclass
 class IngestConfig:
     fps: float = 1.0                  # frames sampled per second of video
@@ -101,9 +108,7 @@ class MomentConfig:
         _positive("per_video", self.per_video)
         _non_negative("moments.pad_segments", self.pad_segments)
         _positive("pool_videos", self.pool_videos)
-        for name in ("lexical_weight", "widen_ratio", "video_weight", "reranker_weight"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ConfigError(f"`moments.{name}` must be in [0, 1], got {getattr(self, name)!r}")
+        _shares(self, "moments.", "lexical_weight", "widen_ratio", "video_weight", "reranker_weight")
         if min(self.topic_discount, self.context_weight) < 0:
             raise ConfigError(f"`moments.topic_discount` and `moments.context_weight` must be >= 0, got "
                               f"{self.topic_discount} and {self.context_weight}")
@@ -125,9 +130,7 @@ class BestConfig:
         _positive("rerank_depth", self.rerank_depth)
         for name in ("question_weight", "evidence_weight", "centrality_weight", "centroid_power"):
             _non_negative(f"best.{name}", getattr(self, name))
-        for name in ("alpha", "bigram_weight"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ConfigError(f"`best.{name}` must be in [0, 1], got {getattr(self, name)!r}")
+        _shares(self, "best.", "alpha", "bigram_weight")
 
 
 @dataclass
@@ -169,9 +172,7 @@ class JudgeConfig:
             _positive("judge.per_video", self.per_video)
         _non_negative("judge.read_context", self.read_context)
         _non_negative("judge.cite_context", self.cite_context)
-        for name in ("weight", "video_weight"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ConfigError(f"`judge.{name}` must be in [0, 1], got {getattr(self, name)!r}")
+        _shares(self, "judge.", "weight", "video_weight")
 
 
 @dataclass
@@ -198,9 +199,7 @@ class CarveConfig:
         _positive("rerank_depth", self.rerank_depth)
         _positive("judge_words", self.judge_words)
         _positive("generate_chunks", self.generate_chunks)
-        for name in ("unjudged_weight", "rerank_weight"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ConfigError(f"`carve.{name}` must be in [0, 1], got {getattr(self, name)!r}")
+        _shares(self, "carve.", "unjudged_weight", "rerank_weight")
         self.views = tuple(self.views)
         unknown = [v for v in self.views if v not in VIEWS]
         if unknown or not self.views:
@@ -240,9 +239,7 @@ class SearchConfig:
         _positive("first_stage", self.first_stage)
         if self.fusion not in ("alpha", "rrf"):
             raise ConfigError(f"`fusion` must be 'alpha' or 'rrf', got {self.fusion!r}")
-        for name in ("alpha", "visual_alpha", "mmr_theta"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ConfigError(f"`{name}` must be in [0, 1], got {getattr(self, name)!r}")
+        _shares(self, "", "alpha", "visual_alpha", "mmr_theta")
         _non_negative("max_correction", self.max_correction)
         weights = (self.segment_weight, self.chunk_weight, self.video_weight)
         if min(weights) < 0 or sum(weights) <= 0:

