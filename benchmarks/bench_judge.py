@@ -67,19 +67,21 @@ def run_row(rag: VideoRAG, items: dict, kinds: dict, method: str, fresh: bool = 
         out[f"{split}/per_item"] = result["per_item"]
     judge = [s.get("judge", s.get("rerank")) for s in stages if "judge" in s or "rerank" in s]   # carve: its rerank
     out["judge_ms"] = {q: round(float(np.mean([j[q] for j in judge])), 0) for q in ("p50", "p95")} if judge else None
+    out["query_ms"] = {q: round(float(np.mean([s["total"][q] for s in stages])), 0) for q in ("p50", "p95")}
     return out
 
 
 def table(rows: list[tuple[str, dict]]) -> str:
     cells = [f"{s}/{k}" for s in SPLITS for k in KINDS]
     head = ("| setting | " + " | ".join(f"{c} hit@1 / video@1 / mom@5 / chunk@5 / s" for c in cells)
-            + " | judge p50 / p95 ms |\n|" + "---|" * (len(cells) + 2))
+            + " | judge p50 / p95 ms | query p50 / p95 ms |\n|" + "---|" * (len(cells) + 3))
     lines = [head]
     for name, r in rows:
         parts = [" / ".join(f"{r[c][m]:.2f}" if m != "cited_seconds" else f"{r[c][m]:.0f}" for m in COLUMNS)
                  for c in cells]
         ms = f"{r['judge_ms']['p50']:.0f} / {r['judge_ms']['p95']:.0f}" if r["judge_ms"] else "–"
-        lines.append(f"| {name or '(defaults)'} | " + " | ".join(parts) + f" | {ms} |")
+        total = f"{r['query_ms']['p50']:.0f} / {r['query_ms']['p95']:.0f}"
+        lines.append(f"| {name or '(defaults)'} | " + " | ".join(parts) + f" | {ms} | {total} |")
     return "\n".join(lines)
 
 

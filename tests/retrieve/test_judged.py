@@ -2,6 +2,8 @@
 registered like any reranker (`tests.judge_double`): it says yes to passages holding a word."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -9,8 +11,10 @@ from tests.judge_double import KeywordJudge
 from videorag.config import JudgeConfig, RerankConfig, SearchConfig
 from videorag.embed.hashing import HashingEmbedder
 from videorag.methods import create_method
+from videorag.methods.judged import StepCandidate, on_screen, with_vectors
 from videorag.rerank import RERANKERS
 from videorag.retrieve import Corpus, Level, Searcher
+from videorag.retrieve.base import Candidate
 
 # a recording whose chapter heading shares the question's words, the step that answers does not
 GARDEN = [
@@ -107,9 +111,6 @@ def test_one_candidate_or_none_is_not_judged():
 
 
 def test_the_judge_reads_what_the_screen_shows_during_the_step_not_a_heading_that_stays_up():
-    from types import SimpleNamespace
-
-    from videorag.methods.judged import on_screen
 
     embedder = HashingEmbedder()
     shown = [(t, "on screen: CHAPTER ONE: TOMATOES | said: …") for t in range(0, 50, 2)]
@@ -124,3 +125,17 @@ def test_the_judge_reads_what_the_screen_shows_during_the_step_not_a_heading_tha
     assert screen(40.0, 49.5) == ""
     plain = corpus(embedder)
     assert on_screen(SimpleNamespace(corpus=plain), 0)(20.0, 29.5) == ""   # no captions: nothing
+
+
+def test_a_steps_own_sentence_similarity_lifts_it_before_the_judge_reads():
+    embedder = HashingEmbedder()
+    query = "which tomatoes do I pick when they start to blush"
+    qc = SimpleNamespace(searcher=SimpleNamespace(embedder=embedder), vector=lambda: embedder.embed([query])[0],
+                         corpus=SimpleNamespace(videos=SimpleNamespace(vectors=np.zeros((1, embedder.dim)))))
+
+    def step(text):
+        c = Candidate(0, "step", 0.0, 1.0, 0.0, "text", text)
+        return StepCandidate(c, c, text, own=0.5, video=1.0)
+    found = with_vectors(qc, [step(GARDEN[4][0]), step(GARDEN[2][0])])
+    assert found[1].own > found[0].own and found[1].score(0.5) > found[0].score(0.5)
+    assert np.isclose(found[1].own, 2 / 3) and np.isclose(found[0].own, 1 / 3)   # a third of `own` is the sentence's

@@ -6,7 +6,8 @@
 2. A step's retrieval score mixes its video's score (min-max over those videos) with its own
    (`moments.video_weight`, as `--moments` mixes them): the best within-video relevance of the
    segments it covers (`moments.segment_relevance`) beside the best score of the method's
-   moments it overlaps.
+   moments it overlaps; the best 30 are then embedded and a third of their own score becomes
+   their sentence's similarity to the query (with the topic discount).
 3. The `judge.candidates` best steps are read by the judge (the `llm` reranker: the probability
    that the passage answers the question), each with `judge.read_context` sentences on either
    side as marked context and, when the index has captions, with what the screen shows during the
@@ -23,6 +24,7 @@ Stage time lands in `qc.timings["judge"]`.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -34,6 +36,7 @@ from ..retrieve.searcher import top
 from ..retrieve.steps import Step, covering, steps
 
 SCREEN_SECONDS = 10.0   # on-screen text also shown this close to a step is not the step's own
+EMBEDDED = 30           # best steps embedded at query time (~130 ms on 2 cores) before the judge's are chosen
 
 
 class Judged:
@@ -49,29 +52,48 @@ class Judged:
 
     def rank(self, qc) -> Ranking:
         ranking = self.inner.rank(qc)
-        cfg = self.config.judge
+        cfg, share = self.config.judge, self.config.moments.video_weight
         pool = [int(v) for v in top(ranking.videos, cfg.videos)]
-        found = [c for v in pool for c in video_steps(qc, ranking, v, self.config)[:cfg.per_video]]
-        chosen = sorted(found, key=lambda c: -c[0].score)[:cfg.candidates]
+        found = [s for v in pool for s in video_steps(qc, ranking, v, self.config)[:cfg.per_video]]
+        found = with_vectors(qc, sorted(found, key=lambda s: -s.score(share))[:EMBEDDED])
+        chosen = sorted(found, key=lambda s: -s.score(share))[:cfg.candidates]
         if len(chosen) < 2:
             return ranking
         start = time.perf_counter()
-        p = np.asarray(judge(cfg.reranker).score(qc, [passage for _, passage in chosen]), np.float64)
+        retrieval = minmax(np.array([s.score(share) for s in chosen]))
+        p = np.asarray(judge(cfg.reranker).score(qc, [s.passage for s in chosen]), np.float64)
         qc.timings["judge"] = time.perf_counter() - start
         if np.isnan(p).all():
             return ranking
         p[np.isnan(p)] = np.nanmean(p)   # what the judge could not read counts as an average judgement
-        final = cfg.weight * p + (1 - cfg.weight) * minmax(np.array([c.score for c, _ in chosen]))
+        final = cfg.weight * p + (1 - cfg.weight) * retrieval
         judged = {}
-        for (c, _), score in zip(chosen, final):
-            judged.setdefault(c.video, []).append(_replace(c, float(score)))
+        for s, score in zip(chosen, final):
+            judged.setdefault(s.cited.video, []).append(_replace(s.cited, float(score)))
         return Ranking(_video_scores(ranking.videos, pool, judged, cfg.video_weight),
                        lambda v: _moments(ranking.moments(v), judged.get(v)))
 
 
-def video_steps(qc, ranking: Ranking, video: int, config: SearchConfig) -> list[tuple[Candidate, Candidate]]:
-    """(cited step with its retrieval score, the passage the judge reads) for each step of a video,
-    best first."""
+@dataclass
+class StepCandidate:
+    """A step as the judge's candidate: what a hit cites (the step and its context sentences),
+    what the judge reads, the sentence itself, its relevance inside its video and its video's
+    retrieval score (both in [0, 1])."""
+
+    cited: Candidate
+    passage: Candidate
+    text: str
+    own: float
+    video: float
+
+    def score(self, share: float) -> float:
+        """Its retrieval score: `share` of its video's, the rest its own (as `--moments` mixes them)."""
+        return share * self.video + (1 - share) * self.own
+
+
+def video_steps(qc, ranking: Ranking, video: int, config: SearchConfig) -> list[StepCandidate]:
+    """Each step of a video as a candidate, best first by its relevance inside the video: the
+    best segment relevance it covers beside the best score of the method's moments it overlaps."""
     level = qc.corpus.segments
     lo, hi = level.span(video)
     if lo == hi:
@@ -83,20 +105,35 @@ def video_steps(qc, ranking: Ranking, video: int, config: SearchConfig) -> list[
     if moments:
         said = covering(a, b, *(np.array(x) for x in zip(*((m.start, m.end, m.score) for m in moments))))
         own = 0.5 * own + 0.5 * minmax(said)
-    share = config.moments.video_weight
     video_score = _pool_score(ranking.videos, video, config.judge.videos)
     cfg, seen = config.judge, on_screen(qc, video)
     out = []
     for i in np.argsort(-own, kind="stable"):
         step = found[i]
-        near = found[max(i - cfg.cite_context, 0):i + cfg.cite_context + 1]
-        cited = _within(near, step, config.moments.max_seconds)
-        score = share * video_score + (1 - share) * float(own[i])
-        out.append((Candidate(video, "step", cited[0].start, cited[-1].end, score, "judged",
-                              " ".join(s.text for s in cited)),
-                    Candidate(video, "step", step.start, step.end, score, "text",
-                              _passage(found, i, cfg.read_context, seen(step.start, step.end)))))
+        cited = _within(found[max(i - cfg.cite_context, 0):i + cfg.cite_context + 1], step, config.moments.max_seconds)
+        out.append(StepCandidate(
+            Candidate(video, "step", cited[0].start, cited[-1].end, 0.0, "judged", " ".join(s.text for s in cited)),
+            Candidate(video, "step", step.start, step.end, 0.0, "text",
+                      _passage(found, i, cfg.read_context, seen(step.start, step.end))),
+            step.text, float(own[i]), video_score))
     return out
+
+
+def with_vectors(qc, found: list[StepCandidate]) -> list[StepCandidate]:
+    """The steps re-scored by their own embedding: a third of a step's relevance becomes its
+    sentence's similarity to the query, less what query and sentence share with the video's
+    topic (the topic discount segments get; min-max over these steps). Segments are cut where the
+    recogniser paused, steps where the speaker ended a sentence: a step's own vector finds the
+    answer the covering segment's vector blurs with its neighbours."""
+    if len(found) < 2:
+        return found
+    vectors = qc.searcher.embedder.embed([s.text for s in found])
+    query = qc.vector()
+    topics = np.asarray([qc.corpus.videos.vectors[s.cited.video] for s in found])
+    dense = vectors @ query - (topics @ query) * np.einsum("ij,ij->i", vectors, topics)
+    for s, d in zip(found, minmax(dense)):
+        s.own = (2 * s.own + float(d)) / 3
+    return found
 
 
 def _within(near: list[Step], step: Step, seconds: float) -> list[Step]:
