@@ -26,6 +26,13 @@ def no_installed_judge(request, monkeypatch):
         monkeypatch.setattr("videorag.rerank.llm.available", lambda config=None: False)
 
 
+@pytest.fixture(autouse=True)
+def no_remembered_index(tmp_path_factory, monkeypatch):
+    """Commands without --index see no index remembered by the user's own runs (nor write one)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.delenv("VIDEORAG_INDEX", raising=False)
+
+
 @pytest.fixture(scope="session")
 def sample_dir(tmp_path_factory) -> tuple[Path, dict]:
     """The demo's how-to videos, rendered once: (folder, {slug: [StepSpan]})."""

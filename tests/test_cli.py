@@ -89,3 +89,43 @@ def test_partial_ingest_exit_status(tmp_path, short_video):
     assert result.returncode == EXIT_PARTIAL, result.stderr
     assert "FAILED" in result.stderr and "broken.mp4" in result.stderr
     assert "1 added" in result.stderr and "1 failed" in result.stderr
+
+
+@pytest.mark.parametrize("value, said", [("0", "got 0"), ("abc", "got 'abc'")])
+def test_a_bad_count_is_one_line_in_words(value, said, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["search", "x", "--top-k", value])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "usage" not in err and "positive_int" not in err
+    assert "--top-k: expected a whole number of at least 1, " + said in err and "--help" in err
+
+
+def test_serve_and_mcp_offer_no_json_output(capsys):
+    for command in ("serve", "mcp"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert "--json" not in capsys.readouterr().out
+
+
+def test_the_index_just_built_is_the_one_the_next_command_finds(demo_rag, tmp_path, monkeypatch, capsys):
+    from videorag.where import remember
+
+    monkeypatch.chdir(tmp_path)   # no ./videorag-index here
+    remember(str(demo_rag.index_dir))
+    assert main(["info", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["videos"] == 5 and "built last" in info["chosen_by"]
+    monkeypatch.setenv("VIDEORAG_INDEX", str(tmp_path / "elsewhere"))
+    assert main(["search", "x"]) == EXIT_ERROR   # the variable wins, and names a missing index
+    assert "elsewhere" in capsys.readouterr().err
+
+
+def test_index_writes_where_the_user_is_not_into_the_remembered_index(tmp_path, monkeypatch):
+    from videorag.where import default_index, remember
+
+    monkeypatch.chdir(tmp_path)
+    remember(str(tmp_path / "demo-index"))
+    (tmp_path / "demo-index").mkdir()
+    assert default_index(writing=True) == ("videorag-index", "the current folder")
+    assert default_index()[0] == str(tmp_path / "demo-index")

@@ -14,14 +14,15 @@ from .config import (CarveConfig, Config, EmbedConfig, GenerateConfig, IngestCon
 from .errors import VideoRAGError
 from .names import printable
 from .types import search_json
+from .where import default_index, remember
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
-DEFAULT_INDEX = "videorag-index"
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--index", default=DEFAULT_INDEX, metavar="DIR",
-                        help=f"index directory (default: ./{DEFAULT_INDEX})")
+    parser.add_argument("--index", default=None, metavar="DIR",
+                        help="index directory or s3:// URL (default: $VIDEORAG_INDEX, else ./videorag-index "
+                             "when it exists, else the index built last; `videorag info` says which)")
     parser.add_argument("--embed-backend", default=None,
                         help="text embedder backend (default: sentence-transformers to index; queries on "
                              "its ONNX export when installed); given, it embeds queries too")
@@ -29,11 +30,22 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with usage errors on one line, in words, and where to look for help (every
+    subcommand's parser is one too)."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def positive_int(text: str) -> int:
     """argparse type: an integer >= 1 (a zero or negative count is a usage error, not a default)."""
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value}")
     return value
 
 
@@ -71,7 +83,7 @@ def judge_options(parser: argparse.ArgumentParser, default: str) -> None:
                         help="judge through an OpenAI-compatible server instead (its model: --judge-model)")
 
 
-def _search_options(parser: argparse.ArgumentParser) -> None:
+def _search_options(parser: argparse.ArgumentParser, json_output: bool = True) -> None:
     from .methods import METHODS
 
     parser.add_argument("--method", dest="search_method", choices=METHODS.names(), default="textvideorag",
@@ -83,11 +95,12 @@ def _search_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fusion", choices=("alpha", "rrf"), default="alpha")
     parser.add_argument("--alpha", type=float, default=SearchConfig.alpha,
                         help="weight of dense scores against BM25 (default %(default)s)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    if json_output:
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="videorag", description=__doc__)
+    parser = Parser(prog="videorag", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("index", help="index video files and folders (recursive, incremental)")
     p.add_argument("paths", nargs="+", metavar="PATH")
@@ -171,12 +184,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--generator", default="extractive", help="for /ask: extractive | openai | llamacpp")
     p.add_argument("--model", default=None, help="generator model (server model name or GGUF path)")
     p.add_argument("--base-url", default=None, help="openai: server URL (default $OPENAI_BASE_URL)")
-    _search_options(p)
+    _search_options(p, json_output=False)
     judge_options(p, "search: per request; ask: default on when its model is installed")
     _common(p)
     p = sub.add_parser("mcp", help="MCP server over stdio (tools: search, ask, index, list_videos)")
     p.add_argument("--root", action="append", default=[], metavar="FOLDER", help="a folder the index tool may read")
-    _search_options(p)
+    _search_options(p, json_output=False)
     judge_options(p, "search: per call; ask: default on when its model is installed")
     _common(p)
     p = sub.add_parser("models", help="the models videorag can use offline: where each comes from, installed or not")
@@ -254,6 +267,8 @@ def cmd_index(rag, args) -> int:
         for warning in f.warnings:
             _say(f"warning  {f.path}: {warning}")
     print(f"{report.summary()} -> {printable(str(rag.location))}", file=sys.stderr)
+    if report.count("added") or report.count("moved"):
+        remember(str(rag.location))
     return EXIT_PARTIAL if report.partial else EXIT_OK
 
 
@@ -284,12 +299,12 @@ def cmd_remove(rag, args) -> int:
 
 
 def cmd_info(rag, args) -> int:
-    stats = rag.info()
+    stats = {**rag.info(), "chosen_by": args.index_chosen_by}
     if args.json:
         stats["videos_list"] = rag.index.videos(["video_id", "path", "duration", "source"]).to_pylist()
         _print_json(stats)
         return EXIT_OK
-    print(f"index   {stats['path']}\nvideos  {stats['videos']} ({stats['hours']} h)\n"
+    print(f"index   {stats['path']}  ({stats['chosen_by']})\nvideos  {stats['videos']} ({stats['hours']} h)\n"
           f"units   {stats['units']} segments and chunks\nframes  {stats['frames']}\n"
           f"captions {stats.get('captions', 0)}\n"
           f"disk    {stats['disk_bytes'] / 1e6:.1f} MB")
@@ -459,6 +474,10 @@ def main(argv: list[str] | None = None) -> int:
             return run_finetune(args, make_config(args))
         from .pipeline import VideoRAG
 
+        if args.index is None:
+            args.index, args.index_chosen_by = default_index(writing=args.command == "index")
+        else:
+            args.index_chosen_by = "--index"
         return COMMANDS[args.command](VideoRAG(args.index, make_config(args)), args)
     except VideoRAGError as exc:
         print(f"error: {printable(str(exc))}", file=sys.stderr)

@@ -118,3 +118,16 @@ def test_eval_index_cli_runs_one_row_per_method(tmp_path, monkeypatch, capsys):
     assert all(r["window_hit@1"] == 0.5 and r["moment_recall@10"] == 0.5 for r in out)
     report = (tmp_path / "res" / "index-eval.md").read_text()
     assert "| one | 2 | 0.500 | 1.000 | 0.500 | 0.500 |" in report and "| two |" in report
+
+
+def test_eval_index_prints_its_table_without_json_or_out(tmp_path, monkeypatch, capsys):
+    from videorag import pipeline
+    from videorag.cli import main
+
+    monkeypatch.setattr(pipeline, "VideoRAG", lambda *args, **kwargs: _rag())
+    golden = tmp_path / "g.jsonl"
+    golden.write_text('{"id": "a", "query": "clamp", "relevant": ["chair"], "windows": {"chair": [[100, 112]]}}\n')
+    assert main(["eval", "index", "--index", str(tmp_path / "i"), "--golden", str(golden), "--method", "one"]) == 0
+    out = capsys.readouterr().out
+    assert "Moments and videos over your index" in out and "| one | 1 | 0.000 | 1.000 |" in out
+    assert not (tmp_path / "res").exists()

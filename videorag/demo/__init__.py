@@ -28,6 +28,7 @@ def make_corpus(folder: Path, show: bool = True) -> list[Path]:
 def run_demo(folder: Path, config: Config) -> int:
     from ..cli import EXIT_OK, EXIT_PARTIAL, print_answer
     from ..pipeline import VideoRAG
+    from ..where import remember
 
     make_corpus(folder / "videos")
     rag = VideoRAG(folder / "index", config)
@@ -37,7 +38,9 @@ def run_demo(folder: Path, config: Config) -> int:
         print(f"Q: {question}")
         print_answer(rag.ask(question))
         print()
-    print(f"Try it yourself: videorag search \"how do I patch a tube\" --index {rag.location} [--judge]\n"
-          f"or in a browser: videorag serve --index {rag.location}  then open http://127.0.0.1:8000",
+    remember(str(rag.location))
+    print(f"Try it yourself: videorag search \"how do I patch a tube\" [--judge]\n"
+          f"or in a browser: videorag serve  then open http://127.0.0.1:8000\n"
+          f"(commands without --index now use {rag.location}; `videorag info` says which index and why)",
           file=sys.stderr)
     return EXIT_PARTIAL if report.partial else EXIT_OK

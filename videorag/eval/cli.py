@@ -128,6 +128,10 @@ def load_corpus(args):
 
 
 def write_report(args, name: str, sections, payload) -> None:
+    """The report folder with --out; the tables on stdout unless --json prints the result."""
+    if not args.json:
+        for title, body in sections:
+            print(f"{title}\n\n{body}\n")
     if args.out is not None:
         path = report.write(args.out, name, sections, payload, getattr(args, "argv", []))
         if not args.json:
