@@ -19,7 +19,7 @@ def test_search_json_contract(demo_rag, capsys):
     assert out["query"] == "how do I fix a puncture"
     assert len(out["results"]) == 3
     first = out["results"][0]
-    assert set(first) == {"video_id", "path", "start", "end", "score", "text"}
+    assert set(first) == {"video_id", "path", "start", "end", "score", "text", "weak"}
     assert "fix-a-flat-bike-tire" in first["path"] and first["end"] > first["start"]
     assert [r["score"] for r in out["results"]] == sorted((r["score"] for r in out["results"]), reverse=True)
 
@@ -129,3 +129,14 @@ def test_index_writes_where_the_user_is_not_into_the_remembered_index(tmp_path, 
     (tmp_path / "demo-index").mkdir()
     assert default_index(writing=True) == ("videorag-index", "the current folder")
     assert default_index()[0] == str(tmp_path / "demo-index")
+
+
+def test_hits_below_the_relevance_floor_are_marked_weak(demo_rag, capsys):
+    assert main(["search", "quantum chromodynamics on a lattice", "--index", str(demo_rag.index_dir), "--json"]) == 0
+    assert all(h["weak"] for h in json.loads(capsys.readouterr().out)["results"])
+    assert main(["search", "how do I patch a tube", "--index", str(demo_rag.index_dir), "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert not results[0]["weak"] and "bike" in results[0]["path"] and any(h["weak"] for h in results[1:])
+    assert main(["search", "how do I patch a tube", "--index", str(demo_rag.index_dir), "--weak-below", "-1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("weak match") == sum(h["weak"] for h in results)   # the gap to the best still marks

@@ -13,7 +13,7 @@ from .config import (CarveConfig, Config, EmbedConfig, GenerateConfig, IngestCon
                      RerankConfig, SearchConfig)
 from .errors import VideoRAGError
 from .names import printable
-from .types import search_json
+from .types import search_json, span
 from .where import default_index, remember
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
@@ -95,6 +95,9 @@ def _search_options(parser: argparse.ArgumentParser, json_output: bool = True) -
     parser.add_argument("--fusion", choices=("alpha", "rrf"), default="alpha")
     parser.add_argument("--alpha", type=float, default=SearchConfig.alpha,
                         help="weight of dense scores against BM25 (default %(default)s)")
+    parser.add_argument("--weak-below", type=float, default=SearchConfig.weak_below, metavar="COSINE",
+                        help="mark a hit weak when its best segment's similarity to the query is below this "
+                             "(default %(default)s; -1: never)")
     if json_output:
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -236,7 +239,7 @@ def make_config(args: argparse.Namespace) -> Config:
                           ann_min_rows=_opt(args, "ann_min_rows", SearchConfig.ann_min_rows),
                           visual_alpha=_opt(args, "visual_alpha", SearchConfig.visual_alpha),
                           moments=MomentConfig(reranker=_opt(args, "rerank", None)), carve=carve_config(args),
-                          judge=judge_config(args))
+                          judge=judge_config(args), weak_below=_opt(args, "weak_below", SearchConfig.weak_below))
     generate = GenerateConfig(backend=_opt(args, "generator", "extractive"), model=_opt(args, "model", None),
                               base_url=_opt(args, "base_url", None), videos=_opt(args, "videos", 1),
                               frames_per_video=_opt(args, "frames", GenerateConfig.frames_per_video),
@@ -347,10 +350,9 @@ def cmd_search(rag, args) -> int:
     if args.json:
         _print_json(search_json(args.query, hits))
         return EXIT_OK
-    from .generate.prompt import clock
-
     for rank, hit in enumerate(hits, 1):
-        print(f"{rank}. {hit.path}  [{clock(hit.start)}–{clock(hit.end)}]  score {hit.score:.3f}\n"
+        weak = "  (weak match: may not be about your query)" if hit.weak else ""
+        print(f"{rank}. {hit.path}  [{span(hit.start, hit.end)}]  score {hit.score:.3f}{weak}\n"
               f"   {hit.text}")
     return EXIT_OK
 
@@ -368,11 +370,9 @@ def cmd_ask(rag, args) -> int:
 
 
 def print_answer(answer) -> None:
-    from .generate.prompt import clock
-
     print(answer.answer)
     for c in answer.citations:
-        print(f"  [{Path(c.path).name} {clock(c.start)}–{clock(c.end)}]  {c.path}")
+        print(f"  [{Path(c.path).name} {span(c.start, c.end)}]  {c.path}")
     if answer.judge:
         print(f"  (moments chosen by the judge {answer.judge})")
 

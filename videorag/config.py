@@ -229,6 +229,9 @@ class SearchConfig:
     first_stage: int = 50             # rag-adapter: frames kept by the cheaper signal before refining
     carve: CarveConfig = field(default_factory=CarveConfig)
     judge: JudgeConfig = field(default_factory=JudgeConfig)
+    weak_below: float = 0.3           # a hit whose best segment's cosine similarity to the query is below
+                                      # this is marked weak (tuned on MiniLM; -1 marks none) ...
+    weak_gap: float = 0.2             # ... or is this far below the best hit's (2: never)
 
     def __post_init__(self) -> None:
         _positive("top_k", self.top_k)
@@ -241,6 +244,10 @@ class SearchConfig:
             raise ConfigError(f"`fusion` must be 'alpha' or 'rrf', got {self.fusion!r}")
         _shares(self, "", "alpha", "visual_alpha", "mmr_theta")
         _non_negative("max_correction", self.max_correction)
+        _non_negative("weak_gap", self.weak_gap)
+        if not -1.0 <= self.weak_below <= 1.0:
+            raise ConfigError(f"`weak_below` is a cosine similarity in [-1, 1], got {self.weak_below}",
+                              "e.g. 0.3; -1 marks no hit weak")
         weights = (self.segment_weight, self.chunk_weight, self.video_weight)
         if min(weights) < 0 or sum(weights) <= 0:
             raise ConfigError(f"aggregation weights must be >= 0 and not all 0, got {weights}")

@@ -1,6 +1,7 @@
 """Result types shared by every stage and backend. Times are float seconds."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,24 @@ class Frame:
     jpeg: bytes
 
 
+def seconds(t: float) -> float:
+    """A time as JSON carries it: to the millisecond (no float noise like 23.400000000000002)."""
+    return round(float(t), 3)
+
+
+def clock(t: float, up: bool = False) -> str:
+    """m:ss (h:mm:ss from an hour on), the second rounded down (`up`: up)."""
+    t = max(0, math.ceil(t - 1e-9) if up else math.floor(t + 1e-9))
+    return f"{t // 3600}:{t // 60 % 60:02d}:{t % 60:02d}" if t >= 3600 else f"{t // 60}:{t % 60:02d}"
+
+
+def span(start: float, end: float) -> str:
+    """How a moment is shown everywhere (CLI, prompts, MCP text, the web page): from the second it
+    starts in to the second it ends in, so the span shown holds the whole moment (25.4–29.2 s:
+    0:25–0:30)."""
+    return f"{clock(start)}–{clock(end, up=True)}"
+
+
 @dataclass(frozen=True)
 class Citation:
     video_id: str
@@ -33,7 +52,7 @@ class Citation:
     end: float
 
     def to_dict(self) -> dict:
-        return {"video_id": self.video_id, "path": self.path, "start": self.start, "end": self.end}
+        return {"video_id": self.video_id, "path": self.path, "start": seconds(self.start), "end": seconds(self.end)}
 
 
 @dataclass(frozen=True)
@@ -46,10 +65,11 @@ class Hit:
     end: float
     score: float
     text: str
+    weak: bool = False   # below the relevance floor (`SearchConfig.weak_below`): may not be about the query
 
     def to_dict(self) -> dict:
-        return {"video_id": self.video_id, "path": self.path, "start": round(self.start, 3),
-                "end": round(self.end, 3), "score": float(self.score), "text": self.text}
+        return {"video_id": self.video_id, "path": self.path, "start": seconds(self.start),
+                "end": seconds(self.end), "score": float(self.score), "text": self.text, "weak": self.weak}
 
     @property
     def citation(self) -> Citation:

@@ -1,27 +1,23 @@
 """Prompt text shared by the model-backed generators."""
 from __future__ import annotations
 
+from ..types import span
+
 INSTRUCTION = ("You answer questions about how-to videos. Use only the videos given. "
                "Answer in a few sentences.")
-
-
-def clock(seconds: float) -> str:
-    seconds = int(round(seconds))
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 \
-        else f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def transcript_text(number: int, evidence) -> str:
     """The t_i of the paper's [V1, t1, …, Vk, tk, q]: a video's transcript excerpt, labelled."""
     cite = evidence.citation
-    return (f"Transcript of video {number} ({clock(cite.start)}–{clock(cite.end)}): "
+    return (f"Transcript of video {number} ({span(cite.start, cite.end)}): "
             f"{evidence.transcript}")
 
 
 def frames_text(number: int, evidence) -> str:
     """The label after a visual view's frames (CARVE: the chunk is shown as frames, not text)."""
     cite = evidence.citation
-    return f"Frames above: video {number} ({clock(cite.start)}–{clock(cite.end)})."
+    return f"Frames above: video {number} ({span(cite.start, cite.end)})."
 
 
 def completion_prompt(question: str, evidence: list) -> str:

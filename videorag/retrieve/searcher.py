@@ -127,18 +127,19 @@ class Searcher:
         # the query embedder's threads (measured: 57 ms → 20 ms per query at 50k segments)
         with single_blas_thread():
             qc, ranking = self.rank(query, method, config)
-            hits = self._moments(ranking, top_k, config) if moments else \
+            found = self._moments(ranking, top_k, config) if moments else \
                 [self._video_hit(ranking, int(v)) for v in top(ranking.videos, top_k)]
+            hits = [self.hit(m, score, weak) for (m, score), weak in zip(found, self._weak(qc, found, config))]
         if timings is not None:
             timings.update(qc.timings)
         return hits
 
-    def _video_hit(self, ranking: Ranking, video: int) -> Hit:
+    def _video_hit(self, ranking: Ranking, video: int) -> tuple[Candidate, float]:
         found = ranking.moments(video)
         best = found[0] if found else Candidate(video, "video", 0.0, 0.0, 0.0, "none")
-        return self.hit(best, float(ranking.videos[video]))
+        return best, float(ranking.videos[video])
 
-    def _moments(self, ranking: Ranking, top_k: int, config: SearchConfig) -> list[Hit]:
+    def _moments(self, ranking: Ranking, top_k: int, config: SearchConfig) -> list[tuple[Candidate, float]]:
         """Top moments across the best videos: a moment's score mixes its video's score
         (min-max over the pool) with its own relative score inside the video."""
         cfg = config.moments
@@ -152,9 +153,27 @@ class Searcher:
                 mixed = cfg.video_weight * vs + (1 - cfg.video_weight) * m.score
                 scored.append((mixed, m))
         scored.sort(key=lambda pair: -pair[0])
-        return [self.hit(m, s) for s, m in scored[:top_k]]
+        return [(m, s) for s, m in scored[:top_k]]
 
-    def hit(self, moment: Candidate, score: float) -> Hit:
+    def hit(self, moment: Candidate, score: float, weak: bool = False) -> Hit:
         c = self.corpus
         return Hit(c.video_ids[moment.video], c.paths[moment.video], float(moment.start),
-                   float(moment.end), score, moment.text)
+                   float(moment.end), score, moment.text, bool(weak))
+
+    def _weak(self, qc: QueryContext, found: list[tuple[Candidate, float]], config: SearchConfig) -> list[bool]:
+        """Which hits fall below the relevance floor, or far below the best hit (`weak_below`, `weak_gap`)."""
+        relevance = np.array([self.relevance(qc, m) for m, _ in found], np.float64)
+        if not len(relevance) or np.isnan(relevance).all():
+            return [False] * len(found)
+        floor = max(config.weak_below, float(np.nanmax(relevance)) - config.weak_gap)
+        return [bool(r < floor) for r in relevance]   # NaN (no segment to judge by): not weak
+
+    def relevance(self, qc: QueryContext, moment: Candidate) -> float:
+        """The best cosine similarity to the query of the segments the moment overlaps (NaN when
+        it overlaps none: a frame-only moment is not judged weak): a measure of "about the query"
+        that, unlike a method's score, means the same for every query."""
+        level = self.corpus.segments
+        lo, hi = level.span(moment.video)
+        inside = np.flatnonzero((level.starts[lo:hi] < max(moment.end, moment.start + 1e-3))
+                                & (level.ends[lo:hi] > moment.start))
+        return float(qc.dense_span(level, lo, hi)[inside].max()) if len(inside) else float("nan")
