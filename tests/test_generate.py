@@ -43,6 +43,15 @@ def test_extractive_picks_matching_sentence_and_cites_it(embedder):
     assert answer.generator == "extractive"
 
 
+def test_extractive_streams_its_answer_word_by_word(embedder):
+    gen = create_generator(GenerateConfig(backend="extractive"), embedder)
+    *pieces, answer = list(gen.stream("How long should the coat dry?", _evidence()))
+    whole = gen.generate("How long should the coat dry?", _evidence())
+    assert len(pieces) >= 5 and all(isinstance(p, str) and p.strip() for p in pieces)
+    assert "".join(pieces) == answer.answer == whole.answer
+    assert answer.citations == whole.citations and answer.generator == "extractive"
+
+
 class _Recorder(JSONHandler):
     requests: list = []
 

@@ -153,3 +153,35 @@ def test_whisper_is_seeded_before_every_window_so_a_transcript_depends_on_its_au
     again = asr.transcribe(str(path))
     assert seeds and set(seeds) == {0}
     assert [(s.start, s.end, s.text) for s in again] == [(s.start, s.end, s.text) for s in first]
+
+
+def test_each_file_reports_its_stages_in_order_with_an_estimate_of_the_time_left(make_rag, short_video, monkeypatch):
+    from videorag.ingest import progress as progress_module
+
+    monkeypatch.setattr(progress_module, "MIN_SECONDS", 0.0)   # an estimate from the first report on
+    heard = []
+    make_rag().add([short_video[0]], stages=lambda current, stage, left: heard.append((current, stage, left)))
+    names = [stage for _, stage, _ in heard]
+    assert names[0] == "transcribe" and names.count("transcribe") >= 2   # the recogniser says how far it is
+    order = [n for i, n in enumerate(names) if i == 0 or names[i - 1] != n]
+    assert order == ["transcribe", "embed", "decode", "write"]
+    assert all(c.endswith("make-tea.mp4") for c, _, _ in heard)
+    lefts = [left for _, _, left in heard if left is not None]
+    assert lefts and lefts[-1] < lefts[0]   # less left as the file goes through its stages
+
+
+def test_the_time_left_scales_the_elapsed_time_by_the_work_left(tmp_path, monkeypatch):
+    from videorag.ingest import progress as progress_module
+
+    for name, size in (("a.mp4", 300), ("b.mp4", 100)):
+        (tmp_path / name).write_bytes(b"\0" * size)
+    clock = iter([0.0, 10.0, 10.0, 10.0])
+    monkeypatch.setattr(progress_module.time, "monotonic", lambda: next(clock))
+    heard = []
+    tracker = progress_module.Tracker([tmp_path / "a.mp4", tmp_path / "b.mp4"], lambda *r: heard.append(r))
+    tracker.stage(tmp_path / "a.mp4", "transcribe", 0.5)   # 0.3 of a, 90 of 400 bytes, in 10 s
+    assert heard[-1][1] == "transcribe" and abs(heard[-1][2] - 10 * 310 / 90) < 1e-6
+    tracker.finished(tmp_path / "a.mp4")
+    tracker.stage(tmp_path / "b.mp4", "caption", shown="ocr")
+    assert heard[-1][1] == "ocr" and abs(heard[-1][2] - 10 * (400 - 300 - 0.85 * 100) / (300 + 85)) < 1e-6
+    assert progress_module.eta_text(None) == "" and progress_module.eta_text(150) == "about 2 min left"

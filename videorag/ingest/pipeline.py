@@ -25,6 +25,7 @@ from .chunking import bound_segments, window_chunks
 from .decode import MediaInfo, probe, sample_frames
 from .discover import content_id, find_videos, inside
 from .engines import create_engine
+from .progress import Stages, Tracker, eta_text
 from .subtitles import find_sidecar, read_subtitles
 
 log = logging.getLogger(__name__)
@@ -71,16 +72,20 @@ class Ingestor:
         self.captioner = captioner          # frame captioner, when captions are on
         self.roots = roots                  # when set (a server), files and subtitles must resolve inside
         self.engine = create_engine(config.ingest)
+        self._tracker: Tracker | None = None   # the run's stages and time left, while it runs here
 
-    def run(self, paths: list[str | Path], progress: Progress | None = None) -> IngestReport:
+    def run(self, paths: list[str | Path], progress: Progress | None = None,
+            stages: Stages | None = None) -> IngestReport:
         """Index the files under `paths`, holding the index's writer lock for the whole run (a
         second writer waits, then finds the work done). `progress(done, total, current, result)`
-        is called before each file to ingest (result None) and after it."""
+        is called before each file to ingest (result None) and after it; `stages(current, stage,
+        seconds_left)` as a file goes through decode, transcribe, embed, … (seconds_left None
+        until there is an estimate)."""
         with self.index.writer():
             self.index.refresh()
-            return self._run(paths, progress or (lambda *_: None))
+            return self._run(paths, progress or (lambda *_: None), stages or (lambda *_: None))
 
-    def _run(self, paths: list[str | Path], progress: Progress) -> IngestReport:
+    def _run(self, paths: list[str | Path], progress: Progress, stages: Stages) -> IngestReport:
         report = IngestReport()
         found = find_videos(paths, self.config.ingest.extensions)
         for path, problem in found.problems:
@@ -93,15 +98,19 @@ class Ingestor:
         report.files += [FileResult(path_text(f), "failed", error=f"{path_text(f)}: outside the allowed roots")
                          for f in found.files if f not in files]
         todo = self._classify(files, report)
-        bar = tqdm(total=len(todo), unit="video", disable=not self.config.show_progress, desc="indexing")
+        bar = tqdm(total=len(todo), unit="video", disable=not self.config.show_progress, desc="indexing",
+                   bar_format="{desc}: {n_fmt}/{total_fmt} videos |{bar}| {elapsed}{postfix}")
+        self._tracker = Tracker([p for p, _ in todo], _shown(bar, stages))
         for done, (path, build) in enumerate(self.engine.build(self, todo) if todo else ()):
-            bar.set_postfix_str(path.name[-40:], refresh=False)
             progress(done, len(todo), path_text(path), None)
             record, result = build()
+            self._stage(path, "write")
             report.files.append(self._write(record, result) if record is not None else result)
+            self._tracker.finished(path)
             progress(done + 1, len(todo), path_text(path), report.files[-1])
             bar.update()
         bar.close()
+        self._tracker = None
         if todo:
             self.index.compact()
         return report
@@ -180,8 +189,10 @@ class Ingestor:
         segments, source, warnings = self._text(path, info)
         segments = bound_segments(segments, cfg.max_segment_seconds)
         chunks = window_chunks(segments, cfg.chunk_seconds, info.duration)
+        self._stage(path, "embed")
         segment_vectors = embed_long(self.embedder, context_texts(segments, cfg.segment_context))
         stat = path.stat()
+        self._stage(path, "decode")
         sampled = frames()
         record = VideoRecord(
             video_id=video_id, path=path_text(path), size=stat.st_size, mtime_ns=stat.st_mtime_ns,
@@ -190,10 +201,16 @@ class Ingestor:
             chunk_vectors=chunk_vectors(segments, segment_vectors, chunks, cfg.chunk_seconds),
             frames=sampled)
         if self.visual is not None and record.frames:
+            self._stage(path, "visual")
             self._add_visual(record)
         if self.captioner is not None and record.frames:
+            self._stage(path, "caption", shown=self.captioner.name)
             self._add_captions(record)
         return record, warnings + partial_read(info, sampled, cfg.fps)
+
+    def _stage(self, path: Path, name: str, within: float = 0.0, shown: str | None = None) -> None:
+        if self._tracker is not None:
+            self._tracker.stage(path, name, within, shown)
 
     def _add_captions(self, record: VideoRecord) -> None:
         """Caption the sampled frames; identical caption texts are embedded once."""
@@ -227,11 +244,21 @@ class Ingestor:
         if not info.has_audio:
             raise MediaError(f"{path}: no audio track and no subtitles",
                              f"put {path.stem}.srt or {path.stem}.vtt beside the video")
-        segments = self.asr.transcribe(str(path))
+        self._stage(path, "transcribe")
+        heard = (lambda t: self._stage(path, "transcribe", t / info.duration)) if info.duration > 0 else None
+        segments = self.asr.transcribe(str(path), progress=heard)
         if not segments:
             raise MediaError(f"{path}: no speech recognised in the audio",
                              f"put {path.stem}.srt or {path.stem}.vtt beside the video")
         return segments, "asr", []
+
+
+def _shown(bar, stages: Stages) -> Stages:
+    """A stage report that also shows on the CLI's progress bar."""
+    def report(current: str, stage: str, left: float | None) -> None:
+        bar.set_postfix_str(" · ".join(x for x in (Path(current).name[-40:], stage, eta_text(left)) if x))
+        stages(current, stage, left)
+    return report
 
 
 def partial_read(info: MediaInfo, frames: list, fps: float) -> list[str]:

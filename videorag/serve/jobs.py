@@ -23,6 +23,8 @@ class Job:
     done: int = 0
     total: int = 0
     current: str | None = None
+    stage: str | None = None           # what the current file goes through: decode, transcribe, embed, ocr…
+    eta_seconds: float | None = None   # the whole job's time left, once there is an estimate
     files: list[dict] = field(default_factory=list)  # per file: path, status, error, warnings
     summary: str | None = None
     error: str | None = None
@@ -37,9 +39,9 @@ class Job:
 
 
 class Jobs:
-    """Runs `index(paths, progress)` jobs on one worker thread (writes are serial anyway)."""
+    """Runs `index(paths, progress, stages)` jobs on one worker thread (writes are serial anyway)."""
 
-    def __init__(self, index: Callable[[list[str], Callable], IngestReport]):
+    def __init__(self, index: Callable[[list[str], Callable, Callable], IngestReport]):
         self._index = index
         self._jobs: dict[str, Job] = {}
         self._changed = threading.Condition()
@@ -102,17 +104,23 @@ class Jobs:
 
         def progress(done: int, total: int, current: str, result: FileResult | None) -> None:
             files = job.files + ([_file(result)] if result else [])
-            self._update(job, done=done, total=total, current=current if result is None else None, files=files)
+            self._update(job, done=done, total=total, current=current if result is None else None, files=files,
+                         **({} if result is None else {"stage": None}))
+
+        def stages(current: str, stage: str, left: float | None) -> None:
+            self._update(job, current=current, stage=stage,
+                         eta_seconds=None if left is None else round(left, 1))
 
         try:
-            report = self._index(job.paths, progress)
+            report = self._index(job.paths, progress, stages)
         except VideoRAGError as exc:
             self._update(job, state="failed", error=str(exc))
             return
         except Exception as exc:  # a job must end, whatever happened
             self._update(job, state="failed", error=f"unexpected {exc.__class__.__name__}: {exc}")
             return
-        self._update(job, state="done", files=[_file(f) for f in report.files], summary=report.summary())
+        self._update(job, state="done", files=[_file(f) for f in report.files], summary=report.summary(),
+                     stage=None, eta_seconds=0.0)
 
 
 def _file(result: FileResult) -> dict:

@@ -2,10 +2,11 @@
 index re-checked for other processes' writes on every call)."""
 from __future__ import annotations
 
+import hmac
 import ipaddress
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +32,10 @@ class Forbidden(VideoRAGError):
 
 class TooLarge(VideoRAGError):
     """An upload over the server's size limit."""
+
+
+class Unauthorized(VideoRAGError):
+    """A request without the server's token where it needs one."""
 
 
 @dataclass
@@ -63,6 +68,30 @@ class ServeConfig:
         except ValueError:
             return True
 
+    def check_token(self, given: str | None, write: bool) -> None:
+        """The one token rule of the HTTP API and MCP over HTTP: writes need the token, and off
+        loopback reads do too. Unauthorized when `given` is missing, Forbidden when it is wrong or
+        the server has no token (writes disabled)."""
+        if not (write or self.public):
+            return
+        if not self.token:
+            raise Forbidden("writes are disabled on this server",
+                            "start `videorag serve` with --token TOKEN (or VIDEORAG_TOKEN) and send "
+                            "'Authorization: Bearer TOKEN'")
+        if not given:
+            raise Unauthorized("this needs the server's token",
+                               "send 'Authorization: Bearer TOKEN'; the token is set with --token / VIDEORAG_TOKEN")
+        if not hmac.compare_digest(given.encode(), self.token.encode()):
+            raise Forbidden("wrong token", "send the one set with --token / VIDEORAG_TOKEN")
+
+
+def bearer(headers: Mapping[str, str] | None) -> str | None:
+    """The token of an `Authorization: Bearer TOKEN` header (case-insensitive `headers`), if any."""
+    value = (headers or {}).get("authorization", "")
+    if not value.lower().startswith("bearer "):
+        return None
+    return value[7:].strip() or None
+
 
 class Service:
     def __init__(self, rag: VideoRAG, config: ServeConfig):
@@ -70,7 +99,8 @@ class Service:
 
         self.rag = rag
         self.config = config
-        self.jobs = Jobs(lambda paths, progress: rag.add(paths, progress, roots=self._job_roots()))
+        self.jobs = Jobs(lambda paths, progress, stages: rag.add(paths, progress, roots=self._job_roots(),
+                                                                 stages=stages))
         self._generating = threading.Lock()
         if rag.judged(None, default=True):   # loaded now, so the first question does not wait for it
             threading.Thread(target=self._warm_judge, daemon=True, name="videorag-judge-warm-up").start()

@@ -1,0 +1,62 @@
+"""Where an ingest run is: the stage the current file is in and an estimate of the time left.
+
+The work is measured in bytes of the files to index; inside a file, each stage stands for a fixed
+share of its work (`SHARES`, rough costs on 2 cores: speech recognition dominates) and the
+recogniser reports how far into the audio it is. The estimate is the elapsed time scaled by the
+work left, once there is enough behind it to scale (`MIN_SECONDS`, `MIN_FRACTION`).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+# share of one file's work per stage, in the order `Ingestor._build` runs them
+SHARES = {"transcribe": 0.6, "embed": 0.1, "decode": 0.1, "visual": 0.05, "caption": 0.1, "write": 0.05}
+MIN_SECONDS, MIN_FRACTION = 2.0, 0.01
+
+Stages = Callable[[str, str, "float | None"], None]   # (current file, stage, seconds left or None)
+
+
+class Tracker:
+    """Follows one run's files through their stages; calls `report` on every change."""
+
+    def __init__(self, paths: list[Path], report: Stages):
+        self.sizes = {str(p): _size(p) for p in paths}
+        self.total = float(sum(self.sizes.values())) or 1.0
+        self.report = report
+        self.done = 0.0
+        self.started = time.monotonic()
+
+    def stage(self, path: Path | str, name: str, within: float = 0.0, shown: str | None = None) -> None:
+        """`path` is in stage `name` (a key of SHARES; reported as `shown`, e.g. the captioner's
+        name "ocr"), `within` (0–1) of the way through it."""
+        order = list(SHARES)
+        before = sum(SHARES[s] for s in order[:order.index(name)])
+        file_fraction = min(1.0, before + SHARES[name] * min(max(within, 0.0), 1.0))
+        self.report(str(path), shown or name, self.eta(self.done + file_fraction * self.sizes.get(str(path), 0)))
+
+    def finished(self, path: Path | str) -> None:
+        self.done += self.sizes.get(str(path), 0)
+
+    def eta(self, done: float) -> float | None:
+        elapsed, fraction = time.monotonic() - self.started, done / self.total
+        if elapsed < MIN_SECONDS or fraction < MIN_FRACTION:
+            return None
+        return elapsed * (1 - fraction) / fraction
+
+
+def eta_text(seconds: float | None) -> str:
+    """'about 3 min left', '' when there is no estimate yet."""
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return "under a minute left"
+    return f"about {round(seconds / 60)} min left" if seconds < 5400 else f"about {seconds / 3600:.1f} h left"
+
+
+def _size(path: Path) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
