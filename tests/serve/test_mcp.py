@@ -14,12 +14,13 @@ import uvicorn
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from tests.reliability.media import tiny_video, tiny_videos
 from videorag import Config, VideoRAG
 from videorag.embed.hashing import HashingEmbedder
 from videorag.serve.app import create_app
-from videorag.serve.mcp import mount
+from videorag.serve.mcp import create_mcp
 from videorag.serve.service import ServeConfig, Service
 
 REPO = Path(__file__).resolve().parents[2]
@@ -66,7 +67,7 @@ async def conversation(client: Client, root: Path) -> None:
     assert not found.is_error
     best = found.structured_content["results"][0]
     assert best["path"].endswith("video-0.mp4") and "kettle" in best["text"]
-    assert set(best) == {"video_id", "path", "start", "end", "score", "text"}
+    assert set(best) == {"video_id", "path", "start", "end", "score", "text", "weak"}
     assert found.content[0].text.startswith(f"1. {best['path']} [0:0")  # path [m:ss–m:ss]
 
     videos = (await call(client, "list_videos")).structured_content["videos"]
@@ -91,9 +92,7 @@ class Served:
     """The app (with the MCP mount) in a real uvicorn server on a free loopback port."""
 
     def __init__(self, service: Service):
-        app = create_app(service)
-        if not any(getattr(route, "path", None) == "/mcp" for route in app.routes):
-            mount(app, service)  # until create_app mounts it itself
+        app = create_app(service)  # with the MCP mount at /mcp
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -112,9 +111,9 @@ class Served:
         self.thread.join(10)
 
 
-def service_for(index: Path, root: Path, token: str | None) -> Service:
+def service_for(index: Path, root: Path | None, token: str | None, host: str = "127.0.0.1") -> Service:
     return Service(VideoRAG(index, Config(), embedder=HashingEmbedder()),
-                   ServeConfig(index, token=token, roots=(root,)))
+                   ServeConfig(index, host=host, token=token, roots=(root,) if root else ()))
 
 
 def http_session(url: str, headers: dict, talk) -> None:
@@ -127,19 +126,61 @@ def http_session(url: str, headers: dict, talk) -> None:
     anyio.run(run)
 
 
-def test_http_mount_needs_the_token_then_searches(corpus):
+def in_memory(service: Service, talk) -> None:
+    async def run() -> None:
+        with anyio.fail_after(30):
+            async with Client(create_mcp(service)) as client:
+                await talk(client)
+
+    anyio.run(run)
+
+
+def test_http_mount_on_loopback_reads_freely_and_index_needs_the_token(corpus):
+    """The HTTP API's rule: on loopback reads need no token, writes (`index`) do; a refusal says
+    what to send."""
     root, index = corpus
     with Served(service_for(index, root, TOKEN)) as url:
-        refused = httpx2.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
-        assert refused.status_code == 401 and "token" in refused.json()["detail"]
-
-        async def talk(client: Client) -> None:
+        async def without(client: Client) -> None:
             assert {t.name for t in (await client.list_tools()).tools} == TOOLS
             found = await call(client, "search", query="boil water in a kettle", moments=True)
             assert found.structured_content["results"][0]["path"].endswith("video-0.mp4")
+            refused = await call(client, "index", paths=[str(root / "library")])
+            assert refused.is_error and "Authorization: Bearer TOKEN" in refused.content[0].text
+            assert "--token" in refused.content[0].text
+
+        async def wrong(client: Client) -> None:
+            refused = await call(client, "index", paths=[str(root / "library")])
+            assert refused.is_error and "wrong token" in refused.content[0].text
+
+        async def right(client: Client) -> None:
             answer = await call(client, "ask", question="how do I boil water in a kettle?")
             assert answer.structured_content["citations"][0]["path"].endswith("video-0.mp4")
             assert "Sources:\n[1] " in answer.content[0].text
+            past_the_token = await call(client, "index", paths=["/etc"])  # refused by the roots, not the token
+            assert "/etc is outside the server's roots" in past_the_token.content[0].text
+
+        http_session(url, {}, without)
+        http_session(url, {"Authorization": "Bearer wrong"}, wrong)
+        http_session(url, {"Authorization": f"Bearer {TOKEN}"}, right)
+
+
+def test_http_mount_off_loopback_needs_the_token_and_says_so(corpus):
+    root, index = corpus
+    with Served(service_for(index, root, TOKEN, host="0.0.0.0")) as url:
+        refused = httpx2.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert refused.status_code == 401 and refused.headers["www-authenticate"] == "Bearer"
+        assert "Authorization: Bearer TOKEN" in refused.json()["error"]["message"] == refused.json()["detail"]
+
+        async def nothing(client: Client) -> None:
+            raise AssertionError("connected without the token")
+
+        with pytest.raises(BaseExceptionGroup) as failed:  # the SDK's client shows the server's words
+            http_session(url, {}, nothing)
+        assert failed.group_contains(MCPError, match="Authorization: Bearer TOKEN", depth=None)
+
+        async def talk(client: Client) -> None:
+            found = await call(client, "search", query="boil water in a kettle")
+            assert found.structured_content["results"][0]["path"].endswith("video-0.mp4")
 
         http_session(url, {"Authorization": f"Bearer {TOKEN}"}, talk)
 
@@ -151,6 +192,40 @@ def test_http_mount_without_a_token_reads_but_does_not_index(corpus):
             videos = await call(client, "list_videos")
             assert len(videos.structured_content["videos"]) == 6
             refused = await call(client, "index", paths=[str(root / "library")])
-            assert refused.is_error and "indexing over HTTP is disabled" in refused.content[0].text
+            assert refused.is_error and "writes are disabled" in refused.content[0].text
+            assert "--token" in refused.content[0].text
 
         http_session(url, {}, talk)
+
+
+@pytest.mark.parametrize("tool, arguments, expected", [
+    ("search", {"query": "kettle", "top_k": 0}, "top_k must be ≥ 1 (got 0)"),
+    ("search", {"query": "kettle", "top_k": "five"}, 'top_k must be a valid integer (got "five")'),
+    ("search", {"top_k": 101}, "query is required; top_k must be ≤ 100 (got 101)"),
+    ("index", {"paths": []}, "paths must have at least 1 item (got [])"),
+])
+def test_argument_errors_are_one_line_in_words(corpus, tool, arguments, expected):
+    root, index = corpus
+
+    async def talk(client: Client) -> None:
+        refused = await call(client, tool, **arguments)
+        assert refused.is_error
+        assert refused.content[0].text == f"invalid arguments for {tool}: {expected}"
+
+    in_memory(service_for(index, root, None), talk)
+
+
+def test_index_errors_say_what_an_mcp_client_can_do(corpus):
+    """MCP cannot upload: a server without roots says to start it with --root and pass paths."""
+    root, index = corpus
+
+    async def no_roots(client: Client) -> None:
+        text = (await call(client, "index", paths=[str(root / "library")])).content[0].text
+        assert "--root FOLDER" in text and "pass paths under it" in text and "upload the file" not in text
+
+    async def outside(client: Client) -> None:
+        text = (await call(client, "index", paths=["/etc"])).content[0].text
+        assert "/etc is outside the server's roots" in text and str(root) in text
+
+    in_memory(service_for(index, None, None), no_roots)
+    in_memory(service_for(index, root, None), outside)

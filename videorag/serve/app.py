@@ -1,7 +1,7 @@
-"""The FastAPI app: JSON API (OpenAPI at /docs), Server-Sent Events, media with Range, the web page."""
+"""The FastAPI app: JSON API (OpenAPI at /docs and /redoc, their assets served from the
+fastapi-offline package, no CDN), Server-Sent Events, media with Range, the web page."""
 from __future__ import annotations
 
-import hmac
 import json
 import logging
 import math
@@ -16,11 +16,15 @@ from pydantic import BaseModel, Field
 
 from ..errors import (ConfigError, GenerationError, IndexBusy, IndexError_, MissingDependencyError,
                       VideoRAGError)
-from .service import LOOPBACK, Forbidden, NotFound, Service, TooLarge
+from ..registry import require
+from .service import LOOPBACK, Forbidden, NotFound, Service, TooLarge, Unauthorized, bearer
+
+require("fastapi_offline", "serve")  # /docs and /redoc without a CDN
+from fastapi_offline import FastAPIOffline  # noqa: E402
 
 log = logging.getLogger(__name__)
 WEB = Path(__file__).parent / "web"
-STATUS = {NotFound: 404, Forbidden: 403, TooLarge: 413, IndexBusy: 409, GenerationError: 502,
+STATUS = {NotFound: 404, Unauthorized: 401, Forbidden: 403, TooLarge: 413, IndexBusy: 409, GenerationError: 502,
           MissingDependencyError: 501, ConfigError: 400, IndexError_: 400}  # the first match wins
 
 
@@ -36,13 +40,14 @@ class IndexBody(BaseModel):
 
 
 def create_app(service: Service) -> FastAPI:
-    app = FastAPI(title="videorag", summary="Search and question answering over a video collection, "
-                  "with timestamped citations", version="1")
+    app = FastAPIOffline(title="videorag", summary="Search and question answering over a video collection, "
+                         "with timestamped citations", version="1")
     app.state.service = service
     if not service.config.public:  # a loopback server answers to loopback names only (no DNS rebinding)
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=[*LOOPBACK, service.config.host, "[::1]"])
     _errors(app)
     read, write = Depends(_auth(service, write=False)), Depends(_auth(service, write=True))
+    media_read = Depends(_auth(service, write=False, url_token=True))  # <video> and <img> send no header
 
     @app.get("/search", dependencies=[read])
     def search(q: str = Query(min_length=1, max_length=2000), top_k: int = Query(5, ge=1, le=100),
@@ -97,14 +102,14 @@ def create_app(service: Service) -> FastAPI:
     def delete(video_id: str) -> dict:
         return service.delete(video_id)
 
-    @app.get("/videos/{video_id}/media", dependencies=[read])
+    @app.get("/videos/{video_id}/media", dependencies=[media_read])
     def media(video_id: str):
         """The video file (HTTP Range supported: browsers seek with it)."""
         path = service.media_path(video_id)
         return FileResponse(path, media_type=_media_type(path), filename=path.name,
                             content_disposition_type="inline")
 
-    @app.get("/videos/{video_id}/frame", dependencies=[read])
+    @app.get("/videos/{video_id}/frame", dependencies=[media_read])
     def frame(video_id: str, t: float = Query(0.0)):
         """A JPEG of the moment at `t` seconds (the index's nearest sampled frame)."""
         if not math.isfinite(t) or t < 0:
@@ -122,23 +127,21 @@ def create_app(service: Service) -> FastAPI:
     return app
 
 
-def _auth(service: Service, write: bool):
-    """A dependency checking the bearer token where one is needed (writes; reads off loopback).
-    Browsers' <video>/<img> cannot send headers, so `?token=` is accepted too."""
+def _auth(service: Service, write: bool, url_token: bool = False):
+    """A dependency checking the bearer token where one is needed (`ServeConfig.check_token`).
+    With `url_token` (media and frames: browsers' <video>/<img> cannot send headers) `?token=`
+    counts too; elsewhere only the header does, so a token is not left in logs and histories."""
     config = service.config
 
     def check(request: Request) -> None:
-        if not (write or config.public):
-            return
-        if not config.token:
-            raise HTTPException(403, "writes are disabled: start `videorag serve` with --token (or VIDEORAG_TOKEN)")
-        header = request.headers.get("authorization", "")
-        given = header[7:] if header.lower().startswith("bearer ") else request.query_params.get("token")
-        if not given:
-            raise HTTPException(401, "this needs the server's token: send 'Authorization: Bearer TOKEN'",
-                                headers={"WWW-Authenticate": "Bearer"})
-        if not hmac.compare_digest(given.encode(), config.token.encode()):
-            raise HTTPException(403, "wrong token")
+        given = bearer(request.headers) or (request.query_params.get("token") if url_token else None)
+        try:
+            config.check_token(given, write)
+        except Unauthorized:
+            if url_token or "token" not in request.query_params:
+                raise
+            raise Unauthorized("?token= counts only on the media and frame URLs",
+                               "send the token as 'Authorization: Bearer TOKEN'") from None
 
     return check
 
@@ -147,7 +150,8 @@ def _errors(app: FastAPI) -> None:
     @app.exception_handler(VideoRAGError)
     async def domain(request: Request, exc: VideoRAGError):
         status = next((code for kind, code in STATUS.items() if isinstance(exc, kind)), 400)
-        return JSONResponse({"detail": str(exc)}, status_code=status)
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        return JSONResponse({"detail": str(exc)}, status_code=status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):

@@ -3,8 +3,12 @@
 One server definition (`create_mcp`), two transports: stdio for a local agent (`videorag mcp`,
 `run_stdio`) and streamable HTTP at `/mcp` on the FastAPI app (`mount`). Every tool returns the
 same JSON as the HTTP API as structured content; search and ask also return text an agent can
-quote, citing moments as `path [m:ss–m:ss]`. Domain errors come back as tool errors carrying
-their one-line message, never a traceback.
+quote, citing moments as `path [m:ss–m:ss]`. Domain errors and bad arguments come back as tool
+errors carrying a one-line message, never a traceback.
+
+Over HTTP the HTTP API's token rule holds (`ServeConfig.check_token`): on loopback the read tools
+need no token and `index` needs `Authorization: Bearer TOKEN`; off loopback every request needs
+it. Over stdio (a local agent that started the server itself) no token is asked.
 
 Indexing is a background job: `index` starts it and returns at once; `job` reports its progress
 and can wait (at most `MAX_WAIT` seconds per call) for it to finish.
@@ -12,25 +16,25 @@ and can wait (at most `MAX_WAIT` seconds per call) for it to finish.
 from __future__ import annotations
 
 import functools
-import hmac
 import json
 import logging
+import re
 import time
 from collections.abc import Callable
 from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from ..errors import VideoRAGError
-from ..generate.prompt import clock
+from ..types import span
 from ..names import printable
 from ..registry import require
-from .service import Forbidden, NotFound, Service
+from .service import Forbidden, NotFound, ServeConfig, Service, Unauthorized, bearer
 
 require("mcp.server.mcpserver", "serve")  # the mcp SDK 2.x (1.x named the server FastMCP)
-from mcp.server.mcpserver import MCPServer  # noqa: E402
-from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
+from mcp.server.mcpserver import Context, MCPServer  # noqa: E402
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError  # noqa: E402
 from mcp_types import CallToolResult, TextContent, ToolAnnotations  # noqa: E402
 
 MAX_WAIT = 60.0  # seconds one `job` call may wait for a job to finish
@@ -41,6 +45,8 @@ INSTRUCTIONS = (
     "and cites them. Quote citations as given: `path [m:ss–m:ss]` (start–end within the video). "
     "`list_videos` shows what is indexed; `index` adds server folders or files (within the server's "
     "roots) as a background job that `job` reports on.")
+BOUNDS = {"greater_than_equal": ("≥", "ge"), "greater_than": (">", "gt"), "less_than_equal": ("≤", "le"),
+          "less_than": ("<", "lt")}  # pydantic's error types for numeric bounds: (sign, its ctx key)
 
 
 # -- the JSON the tools return (the service's dicts; these only publish their schema) ----------
@@ -51,6 +57,7 @@ class SearchHit(BaseModel):
     end: float = Field(description="seconds into the video")
     score: float
     text: str = Field(description="what is said (or shown) in this moment")
+    weak: bool = Field(description="below the relevance floor: may not be about the query")
 
 
 class SearchResult(BaseModel):
@@ -122,13 +129,27 @@ Wait = Annotated[float, Field(ge=0, le=MAX_WAIT, description=f"wait up to this m
                                                              f"{MAX_WAIT:g}) for the job to finish")]
 
 
-def create_mcp(service: Service, writes: bool = True) -> MCPServer:
-    """The MCP server over `service`. With `writes=False` the `index` tool refuses (the HTTP mount
-    of a server without a token, like the HTTP API's writes)."""
+class _Server(MCPServer):
+    """The SDK's server, its argument errors one line in words (`top_k must be ≥ 1 (got 0)`)
+    instead of pydantic's report of several lines and a URL."""
+
+    async def call_tool(self, name, arguments, context=None):
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            raise ToolError(f"invalid arguments for {name}: {_invalid(cause)}") from cause
+
+
+def create_mcp(service: Service, http: bool = False) -> MCPServer:
+    """The MCP server over `service`. With `http` (the mount at /mcp) `index` needs the
+    server's token, as the HTTP API's writes do; over stdio it needs none."""
     from .. import __version__
 
     with _root_logging_untouched():  # the SDK's constructor configures the root logger
-        server = MCPServer("videorag", version=__version__, instructions=INSTRUCTIONS)
+        server = _Server("videorag", version=__version__, instructions=INSTRUCTIONS)
 
     @server.tool(annotations=READ, description=(
         "Search the indexed videos. Returns the best videos (each at its best moment) or, with "
@@ -151,14 +172,14 @@ def create_mcp(service: Service, writes: bool = True) -> MCPServer:
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
                                              idempotent_hint=True, open_world_hint=False), description=(
         "Add videos to the index: folders (searched recursively) or files on the server, each inside "
-        "one of the server's roots. Starts a background job and returns it at once (state queued); "
-        "call `job` with its id to follow it. Files already indexed and unchanged are skipped."))
+        "one of the server's roots (its --root folders; files cannot be uploaded over MCP). Starts a "
+        "background job and returns it at once (state queued); call `job` with its id to follow it. "
+        "Files already indexed and unchanged are skipped. Over HTTP it needs the server's token."))
     @_domain_errors
-    def index(paths: Paths) -> Annotated[CallToolResult, JobResult]:
-        if not writes:
-            raise Forbidden("indexing over HTTP is disabled",
-                            "start `videorag serve` with --token (or VIDEORAG_TOKEN) and send it")
-        return _result(service.index_paths(paths))
+    def index(paths: Paths, ctx: Context) -> Annotated[CallToolResult, JobResult]:
+        if http:
+            service.config.check_token(bearer(ctx.headers), write=True)
+        return _result(_index_paths(service, paths))
 
     @server.tool(annotations=READ, description=(
         "An index job's state (queued, running, done, failed) and progress: files done of total, the "
@@ -190,15 +211,13 @@ def mount(app, service: Service) -> None:
     """Serve the MCP server over streamable HTTP at `/mcp` on the FastAPI `app`.
 
     Its session manager runs inside the app's lifespan (wrapped here), so the app must be run by
-    an ASGI server (or a TestClient used as a context manager). When the service has a token,
-    every `/mcp` request needs it (`Authorization: Bearer TOKEN`); without one, the reads are open
-    to this machine and `index` refuses, as the HTTP API's writes do.
+    an ASGI server (or a TestClient used as a context manager). Tokens as for the HTTP API: off
+    loopback every `/mcp` request needs `Authorization: Bearer TOKEN`; on loopback only `index`.
     """
     from starlette.routing import Route
 
-    token = service.config.token
-    server = create_mcp(service, writes=bool(token))
-    endpoint = _Endpoint(token)
+    server = create_mcp(service, http=True)
+    endpoint = _Endpoint(service.config)
     app.router.routes.append(Route("/mcp", endpoint=endpoint))
     inner = app.router.lifespan_context
 
@@ -219,31 +238,61 @@ def mount(app, service: Service) -> None:
 
 
 class _Endpoint:
-    """The `/mcp` ASGI endpoint: the token check, then the running session manager."""
+    """The `/mcp` ASGI endpoint: the token check for reads (off loopback), then the running
+    session manager. A refusal is a JSON-RPC error: MCP clients show its message."""
 
-    def __init__(self, token: str | None):
-        self.token = token
+    def __init__(self, config: ServeConfig):
+        self.config = config
         self.manager = None
 
     async def __call__(self, scope, receive, send) -> None:
-        from starlette.responses import JSONResponse
+        from starlette.datastructures import Headers
 
-        if self.token and not _bearer_ok(scope, self.token):
-            response = JSONResponse({"detail": "MCP over HTTP needs the server's token: send "
-                                     "'Authorization: Bearer TOKEN'"}, 401, {"WWW-Authenticate": "Bearer"})
-        elif self.manager is None:
-            response = JSONResponse({"detail": "MCP is not running: the app's lifespan was not started "
-                                     "(run it under uvicorn)"}, 503)
-        else:
-            await self.manager.handle_request(scope, receive, send)
+        try:
+            self.config.check_token(bearer(Headers(scope=scope)), write=False)
+        except (Unauthorized, Forbidden) as exc:
+            await _refusal(401 if isinstance(exc, Unauthorized) else 403, str(exc))(scope, receive, send)
             return
-        await response(scope, receive, send)
+        if self.manager is None:
+            await _refusal(503, "MCP is not running: the app's lifespan was not started (run it under "
+                                "uvicorn)")(scope, receive, send)
+            return
+        await self.manager.handle_request(scope, receive, send)
 
 
-def _bearer_ok(scope, token: str) -> bool:
-    header = dict(scope.get("headers") or ()).get(b"authorization", b"").decode("latin-1")
-    given = header[7:] if header.lower().startswith("bearer ") else ""
-    return bool(given) and hmac.compare_digest(given.encode(), token.encode())
+def _refusal(status: int, message: str):
+    """An HTTP error whose body MCP clients read as a JSON-RPC error (the SDK's client shows its
+    message instead of "Server returned an error response"); `detail` as in the HTTP API."""
+    from starlette.responses import JSONResponse
+
+    body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": message}, "detail": message}
+    return JSONResponse(body, status, {"WWW-Authenticate": "Bearer"} if status == 401 else None)
+
+
+def _index_paths(service: Service, paths: list[str]) -> dict:
+    """Start an index job; a server without roots says what an MCP client can do (not upload)."""
+    if not service.config.roots:
+        raise Forbidden("this server indexes no server paths", "files cannot be uploaded over MCP: restart "
+                        "`videorag mcp` or `videorag serve` with --root FOLDER, then pass paths under it")
+    return service.index_paths(paths)
+
+
+def _invalid(exc: ValidationError) -> str:
+    """Pydantic's report on a tool's arguments as one line in words, no URL."""
+    return "; ".join(_problem(error) for error in exc.errors(include_url=False))
+
+
+def _problem(error: dict) -> str:
+    where = ".".join(map(str, error["loc"])) or "arguments"
+    if error["type"] == "missing":
+        return f"{where} is required"
+    if error["type"] in BOUNDS:
+        sign, key = BOUNDS[error["type"]]
+        words = f"must be {sign} {error['ctx'][key]}"
+    else:  # "Input should be a valid integer, unable to parse…" → "must be a valid integer"
+        words = re.sub(r"^\w+ should ", "must ", error["msg"]).split(",")[0].replace(" after validation", "")
+    shown = json.dumps(error["input"], ensure_ascii=False, default=str)
+    return f"{where} {words} (got {printable(shown if len(shown) <= 60 else shown[:59] + '…')})"
 
 
 def _domain_errors(tool: Callable) -> Callable:
@@ -264,7 +313,7 @@ def _result(structured: dict, text: str | None = None) -> CallToolResult:
 
 
 def _cite(item: dict) -> str:
-    return f"{printable(item['path'])} [{clock(item['start'])}–{clock(item['end'])}]"
+    return f"{printable(item['path'])} [{span(item['start'], item['end'])}]"
 
 
 def _search_text(result: dict) -> str:
