@@ -136,3 +136,22 @@ def test_the_local_runtime_reports_a_prompt_over_its_context_and_a_file_that_is_
     (tmp_path / "broken.gguf").write_bytes(b"GGUF" + b"\0" * 64)
     with pytest.raises(ModelNotFoundError, match="cannot load"):
         LocalModel(str(tmp_path / "broken.gguf")).warm_up()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("uncovered, abstains", [(1.0, False), (0.0, True)])
+def test_a_chat_model_answers_with_numbered_citations_or_says_the_moments_do_not_cover_it(uncovered, abstains):
+    pytest.importorskip("xllamacpp", reason="installed by the llamacpp extra (make test)")
+    from videorag.config import VerifyConfig
+    from videorag.verify import verify
+
+    small = "qwen2.5-coder-0.5b-instruct-q4_k_m"   # `videorag[judge-small]`: asked through chat, as the 1.5B
+    config = GenerateConfig(backend="llamacpp", model=small, max_tokens=48, verify=VerifyConfig(uncovered=uncovered))
+    gen = create_generator(config)
+    evidence = _evidence()[:1]
+    answer = verify(gen.generate("How long should the first coat dry?", evidence), evidence, None, config.verify)
+    assert gen.chat and answer.abstained is abstains
+    if abstains:
+        assert answer.citations == [] and answer.claims == []
+    else:
+        assert answer.claims and all(c.citations == [0] for c in answer.claims)   # one moment: all rest on [1]

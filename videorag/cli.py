@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from .config import (CarveConfig, Config, EmbedConfig, GenerateConfig, IngestConfig, JudgeConfig, MomentConfig,
-                     RerankConfig, SearchConfig)
+                     RerankConfig, SearchConfig, VerifyConfig)
 from .errors import VideoRAGError
 from .names import printable
 from .types import search_json, span
@@ -157,6 +157,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", default=None, help="openai: server URL (default $OPENAI_BASE_URL)")
     p.add_argument("--videos", type=positive_int, default=GenerateConfig.videos, help="videos given to the generator")
     p.add_argument("--frames", type=int, default=GenerateConfig.frames_per_video, help="frames per video")
+    p.add_argument("--verify", action=argparse.BooleanOptionalAction, default=None,
+                   help="check each claim against the moments it cites (default on when the judge is installed)")
+    p.add_argument("--unsupported", default=None, choices=("mark", "drop"),
+                   help="what to do with a claim its moments do not support (default mark)")
     _search_options(p)
     judge_options(p, "default on when its model is installed")
     _common(p)
@@ -243,7 +247,9 @@ def make_config(args: argparse.Namespace) -> Config:
     generate = GenerateConfig(backend=_opt(args, "generator", "extractive"), model=_opt(args, "model", None),
                               base_url=_opt(args, "base_url", None), videos=_opt(args, "videos", 1),
                               frames_per_video=_opt(args, "frames", GenerateConfig.frames_per_video),
-                              max_tokens=_opt(args, "max_tokens", GenerateConfig.max_tokens))
+                              max_tokens=_opt(args, "max_tokens", GenerateConfig.max_tokens),
+                              verify=VerifyConfig(enabled=_opt(args, "verify", None),
+                                                  unsupported=_opt(args, "unsupported", "mark")))
     backend = _opt(args, "embed_backend", None)
     embed = EmbedConfig(backend=backend or EmbedConfig.backend, query_backend=backend or EmbedConfig.query_backend,
                         model=_opt(args, "embed_model", None))
@@ -371,8 +377,11 @@ def cmd_ask(rag, args) -> int:
 
 def print_answer(answer) -> None:
     print(answer.answer)
-    for c in answer.citations:
-        print(f"  [{Path(c.path).name} {span(c.start, c.end)}]  {c.path}")
+    for n, c in enumerate(answer.citations, 1):
+        print(f"  [{n}] {Path(c.path).name} {span(c.start, c.end)}  {c.path}")
+    for claim in answer.claims:
+        if claim.supported is False:
+            print(f"  unsupported by its moments (support {claim.support:.2f}): {claim.text}")
     if answer.judge:
         print(f"  (moments chosen by the judge {answer.judge})")
 

@@ -254,6 +254,21 @@ class SearchConfig:
 
 
 @dataclass
+class VerifyConfig:
+    """Checking an answer's claims against the moments they cite (`videorag.verify`)."""
+
+    enabled: bool | None = None       # None: whenever the judge's model is installed (as `ask` judges)
+    threshold: float = 0.3            # P(supported) under which a claim is unsupported (tuned on DEV)
+    unsupported: str = "mark"         # "mark": kept and flagged; "drop": removed from the answer
+    uncovered: float = 0.5            # a chat generator abstains when P(the moments hold no answer) >= this
+
+    def __post_init__(self) -> None:
+        _shares(self, "verify.", "threshold", "uncovered")
+        if self.unsupported not in ("mark", "drop"):
+            raise ConfigError(f"`verify.unsupported` must be 'mark' or 'drop', got {self.unsupported!r}")
+
+
+@dataclass
 class GenerateConfig:
     backend: str = "extractive"
     model: str | None = None          # backend-specific: server model name or GGUF path
@@ -264,9 +279,12 @@ class GenerateConfig:
     max_tokens: int = 256
     temperature: float = 0.0
     timeout: float = 120.0
+    context_words: int = 100          # words of transcript around each cited moment given to the generator
+    verify: VerifyConfig = field(default_factory=VerifyConfig)
 
     def __post_init__(self) -> None:
         _positive("videos", self.videos)
+        _positive("context_words", self.context_words)
         _positive("max_tokens", self.max_tokens)
         _non_negative("frames_per_video", self.frames_per_video)
 

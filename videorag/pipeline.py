@@ -381,8 +381,8 @@ class VideoRAG:
         moments chosen by the judge (default: whenever its model is installed); `timings` as in
         `search`."""
         judged = self.judged(judge, default=True)
-        answer = self.generator.generate(question, self._ask_evidence(question, method, judged, timings))
-        return self._signed(answer, judged)
+        evidence = self._ask_evidence(question, method, judged, timings)
+        return self._checked(self.generator.generate(question, evidence), evidence, judged)
 
     def ask_stream(self, question: str, *, method: str | None = None,
                    judge: bool | None = None) -> Iterator[str | Answer]:
@@ -392,16 +392,21 @@ class VideoRAG:
         evidence, generator = self._ask_evidence(question, method, judged), self.generator
         if hasattr(generator, "stream"):
             for piece in generator.stream(question, evidence):
-                yield piece if isinstance(piece, str) else self._signed(piece, judged)
+                yield piece if isinstance(piece, str) else self._checked(piece, evidence, judged)
             return
         answer = generator.generate(question, evidence)
         yield answer.answer
-        yield self._signed(answer, judged)
+        yield self._checked(answer, evidence, judged)
 
-    def _signed(self, answer: Answer, judged: bool) -> Answer:
-        """The answer, saying which judge chose its moments (None: none did)."""
+    def _checked(self, answer: Answer, evidence: list[Evidence], judged: bool) -> Answer:
+        """The answer split into claims and verified against its citations (`videorag.verify`),
+        saying which judge chose its moments (None: none did)."""
+        from .verify import verify
+
         answer.judge = self.judge.label if judged else None
-        return answer
+        cfg = self.config.generate.verify
+        verifying = cfg.enabled if cfg.enabled is not None else self.judged(None, default=True)
+        return verify(answer, evidence, self.judge if verifying else None, cfg)
 
     def _ask_evidence(self, question: str, method: str | None, judged: bool = False,
                       timings: dict | None = None) -> list[Evidence]:
@@ -412,16 +417,28 @@ class VideoRAG:
                            timings=timings)
         return [self.evidence(hit, question, chosen) for hit in hits]
 
-    def evidence(self, hit: Hit, question: str = "", method=None, context_words: int = 250) -> Evidence:
-        """The hit's moment with neighbouring segments up to `context_words`, and frames of the
-        video; a method that selects its own evidence (rag-adapter) gives frames and lines."""
+    def evidence(self, hit: Hit, question: str = "", method=None) -> Evidence:
+        """The hit's moment with neighbouring segments up to `GenerateConfig.context_words`, what
+        the screen shows meanwhile (with captions), and frames of the video; a method that selects
+        its own evidence (rag-adapter) gives frames and lines."""
         if hasattr(method, "generation_evidence"):
             return self._selected_evidence(hit, question, method)
         segments = self.index.segments(hit.video_id)
         frames = []
         if self._wants_frames():
             frames = self.generation_frames(hit.video_id, question)
-        return Evidence(hit, excerpt(segments, hit.start, context_words), frames)
+        lines = excerpt(segments, hit.start, self.config.generate.context_words)
+        return Evidence(hit, lines, frames, screen=self._screen(hit.video_id, lines))
+
+    def _screen(self, video_id: str, lines: list[Segment]) -> str:
+        """The distinct on-screen texts (OCR captions) shown while `lines` are said ("" without)."""
+        if not lines or not self.index.has_captions:
+            return ""
+        from .caption.base import seen
+
+        rows = self.index.captions(video_id).select(["t", "text"]).to_pylist()
+        shown = [seen(r["text"]) for r in rows if lines[0].start <= r["t"] <= lines[-1].end]
+        return " / ".join(dict.fromkeys(t for t in shown if t))
 
     def _interleaved_evidence(self, question: str, method) -> list[Evidence]:
         """CARVE: the best chunks across the collection, in rank order, each in its winning view —

@@ -82,17 +82,35 @@ def search_json(query: str, hits: list[Hit]) -> dict:
 
 
 @dataclass
+class Claim:
+    """One sentence of an answer, the citations it rests on (positions in `Answer.citations`)
+    and how well the judge finds them to support it (0–1; None: not verified)."""
+
+    text: str
+    citations: list[int]
+    support: float | None = None
+    supported: bool | None = None   # support at or above the verifier's threshold (None: not verified)
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "citations": list(self.citations),
+                "support": None if self.support is None else round(float(self.support), 3),
+                "supported": self.supported}
+
+
+@dataclass
 class Answer:
     question: str
     answer: str
     citations: list[Citation]
     generator: str
     judge: str | None = None   # the judge that chose the cited moments ("backend:model"), None: retrieval alone
+    claims: list[Claim] = field(default_factory=list)
+    abstained: bool = False    # the videos do not cover the question: no answer was given
 
     def to_dict(self) -> dict:
         return {"question": self.question, "answer": self.answer,
                 "citations": [c.to_dict() for c in self.citations], "generator": self.generator,
-                "judge": self.judge}
+                "judge": self.judge, "claims": [c.to_dict() for c in self.claims], "abstained": self.abstained}
 
 
 @dataclass

@@ -45,6 +45,13 @@ COUNT_PIECES = """() => {
     new MutationObserver((records) => records.forEach((r) => { window.pieces += r.addedNodes.length; }))
         .observe(document.querySelector('#answer'), { childList: true });
 }"""
+# Records the text of every node #answer receives (each streamed token, then the final answer's parts).
+RECORD_ADDED = """() => {
+    window.added = [];
+    new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => {
+        window.added.push(n.textContent);
+    }))).observe(document.querySelector('#answer'), { childList: true });
+}"""
 THUMBNAIL = """() => {
     const img = document.querySelector('.card img');
     return img !== null && img.complete && img.naturalWidth > 0;
@@ -165,16 +172,29 @@ def search(page, query: str) -> None:
     page.wait_for_selector(".card")
 
 
-def ask(page, question: str) -> None:
+def ask(page, question: str, cited: bool = True) -> None:
     page.click("nav a[data-view=ask]")
     page.fill("#ask-q", question)
     page.click("#ask-form button[type=submit]")
-    page.wait_for_selector(".citation")
+    if cited:
+        page.wait_for_selector(".citation")
     page.wait_for_function("() => !document.querySelector('#answer').classList.contains('streaming')")
 
 
 def sse_body(*events: tuple[str, object]) -> str:
     return "".join(f"event: {event}\ndata: {json.dumps(data)}\n\n" for event, data in events)
+
+
+def serve_answer(page, tokens: list[str], answer: dict) -> None:
+    """The page's `POST /ask?stream=true` answered with `tokens` streamed, then `answer`."""
+    events = [("token", t) for t in tokens] + [("citations", answer["citations"]), ("done", answer)]
+    page.route(re.compile(r"/ask\?"), lambda route: route.fulfill(headers={"Content-Type": "text/event-stream"},
+                                                                 body=sse_body(*events)))
+
+
+def answer_json(text: str, citations: list[dict], claims: list[dict], abstained: bool = False) -> dict:
+    return {"question": "q", "answer": text, "citations": citations, "generator": "llama-cpp", "judge": None,
+            "claims": claims, "abstained": abstained}
 
 
 def serve_search(page, results: list[dict]) -> None:
@@ -212,6 +232,8 @@ def test_ask_streams_the_answer_and_citations_seek_the_player(page, server):
     page.evaluate(COUNT_PIECES)
     ask(page, QUESTION)
     assert page.inner_text("#answer").strip() == expected["answer"].strip()
+    assert page.locator("#answer .claim").all_inner_texts() == [c["text"] for c in expected["claims"]]
+    assert page.locator("#answer .unsupported").count() == 0  # no judge: not verified, nothing marked
     assert page.evaluate("() => window.pieces") >= 3  # it arrived in pieces, not as one block
     links = page.locator(".citation")
     assert links.count() == len(expected["citations"]) >= 1
@@ -260,11 +282,73 @@ def test_every_span_starts_on_the_floor_and_ends_on_the_ceiling(page):
 
     cited = {"video_id": "v0", "path": "/media/v0.mp4", "start": 25.4, "end": 29.2}
     answer = {"question": "q", "answer": "Let it dry.", "citations": [cited], "generator": "extractive", "judge": None}
-    page.route(re.compile(r"/ask\?"), lambda route: route.fulfill(
-        headers={"Content-Type": "text/event-stream"},
-        body=sse_body(("token", "Let "), ("token", "it dry."), ("citations", [cited]), ("done", answer))))
+    serve_answer(page, ["Let ", "it dry."], answer)
     ask(page, "anything?")
     assert page.locator(".citation .time").all_inner_texts() == ["0:25–0:30"]
+
+
+def cited_moments(server: str) -> list[dict]:
+    """Two moments of the served videos, far enough in for a seek to show: video-0 at 12 s, video-1 at 20 s."""
+    videos = {Path(v["path"]).name: v for v in httpx.get(f"{server}/videos").json()}
+    return [{"video_id": videos[name]["video_id"], "path": videos[name]["path"], "start": start, "end": start + 1}
+            for name, start in (("video-0.mp4", 12.0), ("video-1.mp4", 20.0))]
+
+
+def test_the_final_answer_replaces_the_stream_marks_unsupported_claims_and_its_markers_seek(page, server):
+    cited = cited_moments(server)
+    answer = answer_json("Boil the water in a kettle [1]. Juggle three oranges while it heats [2].", cited, [
+        {"text": "Boil the water in a kettle.", "citations": [0], "support": 0.91, "supported": True},
+        {"text": "Juggle three oranges while it heats.", "citations": [1], "support": 0.12, "supported": False}])
+    draft = "A draft sentence the final answer left out."
+    serve_answer(page, ["Boil the water in a kettle [1]. ", "Juggle three oranges while it heats [2]. ", draft], answer)
+    page.evaluate(RECORD_ADDED)
+    ask(page, "how do I boil water?")
+    assert draft in page.evaluate("() => window.added")  # it was streamed, then replaced
+    assert page.inner_text("#answer") == f"{answer['answer']} unsupported"
+
+    claims = page.locator("#answer .claim")
+    assert claims.all_inner_texts() == ["Boil the water in a kettle [1].",
+                                        "Juggle three oranges while it heats [2]. unsupported"]
+    supported, unsupported = claims.nth(0), claims.nth(1)
+    assert supported.get_attribute("title") is None and supported.locator(".badge").count() == 0
+    assert supported.evaluate("s => getComputedStyle(s).textDecorationLine") == "none"
+    assert unsupported.get_attribute("title") == "its cited moments do not say this (support 0.12)"
+    assert unsupported.evaluate("s => getComputedStyle(s).textDecorationStyle") == "dotted"
+    assert unsupported.locator(".badge.unsupported").is_visible()
+
+    markers = page.locator("#answer a.marker")
+    assert markers.all_inner_texts() == ["[1]", "[2]"] and page.locator(".citation").count() == 2
+    for marker, moment in zip(markers.all(), cited):
+        marker.click()
+        page.wait_for_function(SEEKED, arg=[moment["start"], moment["video_id"]])
+
+
+def test_an_answer_that_abstained_says_the_videos_do_not_cover_it(page):
+    serve_answer(page, ["NOT COVERED"], answer_json("The videos do not cover this.", [], [], abstained=True))
+    ask(page, "how do I juggle?", cited=False)
+    assert page.inner_text("#answer") == "The videos do not cover this. not covered by these videos"
+    badge = page.locator("#answer .badge.not-covered")
+    assert badge.is_visible() and badge.get_attribute("title") == "nothing in the indexed videos answers this question"
+    assert page.eval_on_selector("#answer", "a => getComputedStyle(a).fontStyle") == "italic"
+    assert page.locator("#citations li").count() == 0 and page.inner_text("#ask-status") == "No sources (llama-cpp)."
+
+    older = {"question": "q", "answer": "Let it dry [1].", "generator": "extractive", "judge": None,
+             "citations": [{"video_id": "v0", "path": "/media/v0.mp4", "start": 25.4, "end": 29.2}]}
+    serve_answer(page, ["Let it dry [1]."], older)  # an older server's answer: no claims, shown as it is
+    ask(page, "how long does it dry?")
+    assert page.get_attribute("#answer", "class") == "" and page.inner_text("#answer") == "Let it dry [1]."
+    assert page.locator("#answer .claim, #answer a.marker").count() == 0
+
+
+def test_claims_the_answer_text_does_not_hold_are_shown_from_the_claims(page):
+    cited = [{"video_id": "v0", "path": "/media/v0.mp4", "start": 25.4, "end": 29.2}]
+    serve_answer(page, ["Boil it, then juggle."], answer_json("Boil it, then juggle.", cited, [
+        {"text": "Boil it.", "citations": [0], "support": 0.9, "supported": True},
+        {"text": "Then juggle.", "citations": [0], "support": None, "supported": False}]))
+    ask(page, "how?")
+    assert page.locator("#answer .claim").all_inner_texts() == ["Boil it. [1]", "Then juggle. [1] unsupported"]
+    assert page.get_attribute("#answer .unsupported", "title") == "its cited moments do not say this"
+    assert page.get_attribute("#answer a.marker", "data-start") == "25.4"
 
 
 def test_a_weak_match_is_marked(page, server):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import anyio
 import httpx2
+import numpy as np
 import pytest
 import uvicorn
 from mcp import Client
@@ -18,10 +19,12 @@ from mcp.shared.exceptions import MCPError
 
 from tests.reliability.media import tiny_video, tiny_videos
 from videorag import Config, VideoRAG
+from videorag.config import GenerateConfig, VerifyConfig
 from videorag.embed.hashing import HashingEmbedder
 from videorag.serve.app import create_app
 from videorag.serve.mcp import create_mcp
 from videorag.serve.service import ServeConfig, Service
+from videorag.types import Answer
 
 REPO = Path(__file__).resolve().parents[2]
 TOOLS = {"search", "ask", "index", "job", "list_videos"}
@@ -229,3 +232,86 @@ def test_index_errors_say_what_an_mcp_client_can_do(corpus):
 
     in_memory(service_for(index, None, None), no_roots)
     in_memory(service_for(index, root, None), outside)
+
+
+def test_ask_returns_its_claims_unverified_without_a_judge(corpus):
+    """No judge installed: the answer's sentences come back as claims, support unknown."""
+    root, index = corpus
+
+    async def talk(client: Client) -> None:
+        ask = next(t for t in (await client.list_tools()).tools if t.name == "ask")
+        assert {"claims", "abstained"} <= set(ask.output_schema["required"])
+        answer = await call(client, "ask", question="how do I boil water in a kettle?")
+        result = answer.structured_content
+        assert result["abstained"] is False and result["claims"], result
+        for claim in result["claims"]:
+            assert claim["text"] in result["answer"] and claim["citations"] == list(range(len(result["citations"])))
+            assert claim["support"] is None and claim["supported"] is None
+        assert answer.content[0].text.startswith(f"{result['answer']}\n\nSources:\n[1] ")
+        assert "nsupported" not in answer.content[0].text and "Abstained" not in answer.content[0].text
+
+    in_memory(service_for(index, root, None), talk)
+
+
+class Scripted:
+    """A generator double: answers `text`, citing every moment it is given."""
+
+    name = "scripted"
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def generate(self, question: str, evidence: list) -> Answer:
+        return Answer(question, self.text, [ev.citation for ev in evidence], self.name)
+
+
+class Verifier:
+    """A judge double for the verifier: a claim about juggling is unsupported (0.12), any other
+    supported (0.9)."""
+
+    def probabilities(self, asks: list) -> np.ndarray:
+        return np.array([0.12 if "Claim: Juggle" in text else 0.9 for text, _ in asks])
+
+
+class Verified(VideoRAG):
+    """The pipeline with the judge double verifying its answers."""
+
+    judge = Verifier()
+
+
+def scripted_service(index: Path, text: str) -> Service:
+    config = Config(generate=GenerateConfig(verify=VerifyConfig(enabled=True)))
+    return Service(Verified(index, config, embedder=HashingEmbedder(), generator=Scripted(text)), ServeConfig(index))
+
+
+def test_ask_marks_the_claims_its_moments_do_not_support(corpus):
+    _, index = corpus
+    service = scripted_service(index, "Boil the water in a kettle [1]. Juggle three oranges while it heats [1].")
+
+    async def talk(client: Client) -> None:
+        answer = await call(client, "ask", question="how do I boil water in a kettle?")
+        result = answer.structured_content
+        assert result["abstained"] is False and len(result["citations"]) == 1
+        assert result["claims"] == [
+            {"text": "Boil the water in a kettle.", "citations": [0], "support": 0.9, "supported": True},
+            {"text": "Juggle three oranges while it heats.", "citations": [0], "support": 0.12, "supported": False}]
+        assert answer.content[0].text.startswith(
+            f"{result['answer']}\n\nUnsupported (their cited moments do not say this):\n"
+            "- Juggle three oranges while it heats. (support 0.12)\n\nSources:\n[1] ")
+
+    in_memory(service, talk)
+
+
+def test_ask_says_when_the_videos_do_not_cover_the_question(corpus):
+    _, index = corpus
+
+    async def talk(client: Client) -> None:
+        answer = await call(client, "ask", question="how do I juggle three oranges?")
+        assert not answer.is_error
+        result = answer.structured_content
+        assert result["abstained"] is True and result["answer"] == "The videos do not cover this."
+        assert result["citations"] == [] and result["claims"] == []
+        assert answer.content[0].text == ("The videos do not cover this. (Abstained: the indexed videos do not "
+                                          "cover this question.)")
+
+    in_memory(scripted_service(index, "NOT COVERED"), talk)

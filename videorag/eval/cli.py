@@ -55,6 +55,14 @@ def add_parser(sub) -> None:
 
     carve_options(p)
     _out_args(p)
+    p = ev.add_parser("answers", help="a golden answer set over your index: key facts, citations, claims, abstention")
+    p.add_argument("--index", required=True, metavar="DIR")
+    p.add_argument("--golden", required=True, type=Path, metavar="FILE",
+                   help="JSONL {id, question, video, window, answer (key fact; null: no video answers), reference}")
+    p.add_argument("--method", default=None, help="search method (default textvideorag)")
+    p.add_argument("--generator", default="extractive", help="extractive | llamacpp | openai")
+    p.add_argument("--model", default=None, help="the generator's model")
+    _out_args(p)
     _make_qa_args(ev)
 
 

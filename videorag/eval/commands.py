@@ -225,3 +225,46 @@ def cmd_make_qa(args, config):
     summary = qa.summary()
     print(summary_line(summary, args.out), file=sys.stderr)
     return summary
+
+
+def cmd_answers(args, config):
+    """`eval answers`: ask every question of a golden answer set over an index; score the answers
+    (`videorag.eval.answers`) with the time to the first streamed piece and to the whole answer."""
+    import json
+
+    from ..pipeline import VideoRAG
+    from .answers import by_group, score_answers
+
+    items = [json.loads(line) for line in args.golden.read_text().splitlines() if line.strip()]
+    if not items:
+        raise ConfigError(f"{args.golden} holds no questions", "one JSON object a line: {id, question, video, window, answer}")
+    config.generate.backend, config.generate.model = args.generator, args.model
+    rag = VideoRAG(args.index, config)
+    answers, first, whole = answer_all(rag, items, args.method, config.show_progress)
+    threshold = config.generate.verify.threshold
+    result = {**score_answers(items, answers, threshold), "generator": args.generator, "method": args.method,
+              "by_split": by_group(items, answers, "split"), "by_kind": by_group(items, answers, "kind"),
+              "first_piece_ms": _percentiles(first), "answer_ms": _percentiles(whole), "answers": answers}
+    write_report(args, f"answers-{args.generator}", [("Answers", report.answers_table(result))], {"result": result})
+    return result
+
+
+def answer_all(rag, items: list[dict], method: str | None, show_progress: bool = False):
+    """(answer dicts, seconds to the first streamed piece, seconds to the whole answer) per item."""
+    from tqdm.auto import tqdm
+
+    answers, first, whole = [], [], []
+    for item in tqdm(items, desc="answers", disable=not show_progress):
+        start, seen = time.perf_counter(), None
+        for piece in rag.ask_stream(item["question"], method=method):
+            if isinstance(piece, str):
+                seen = seen or time.perf_counter() - start
+            else:
+                answers.append(piece.to_dict())
+        whole.append(time.perf_counter() - start)
+        first.append(seen if seen is not None else whole[-1])
+    return answers, first, whole
+
+
+def _percentiles(seconds: list[float]) -> dict:
+    return {"p50": round(float(np.percentile(seconds, 50)) * 1000), "p95": round(float(np.percentile(seconds, 95)) * 1000)}

@@ -28,6 +28,25 @@ INDEX_COLUMNS = ("window_hit@1", "video_hit@1", "moment_recall@5", "moment_recal
                  "chunk_recall@5", "chunk_ndcg@5", "generation_pass", "recall_any@1", "recall_any@5", "ndcg@10", "mrr")
 
 
+ANSWER_COLUMNS = ("key_fact_accuracy", "rouge_l", "citation_precision", "claim_support_rate",
+                  "abstention_precision", "abstention_recall", "false_abstention")
+
+
+def answers_table(result: dict) -> str:
+    """`eval answers`: one row for all questions, then one per split and per kind."""
+    head = "| questions | n | " + " | ".join(ANSWER_COLUMNS) + " | first piece p50 ms | answer p50 / p95 ms |\n|" \
+        + "---|" * (len(ANSWER_COLUMNS) + 4)
+    groups = [("all", result)] + list(result["by_split"].items()) + list(result["by_kind"].items())
+    rows = [f"| {name} | {g['n']} | " + " | ".join(_cell(g.get(c)) for c in ANSWER_COLUMNS)
+            + (f" | {result['first_piece_ms']['p50']} | {result['answer_ms']['p50']} / {result['answer_ms']['p95']} |"
+               if name == "all" else " | | |") for name, g in groups]
+    return "\n".join([head] + rows)
+
+
+def _cell(value) -> str:
+    return "–" if value is None else f"{value:.3f}" if isinstance(value, float) and value <= 1 else f"{value:.2f}"
+
+
 def index_table(results: list[dict]) -> str:
     """`eval index`: where the hits point (moment columns; – without gold windows), then which
     videos come first."""

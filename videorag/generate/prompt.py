@@ -10,8 +10,9 @@ INSTRUCTION = ("You answer questions about how-to videos. Use only the videos gi
 def transcript_text(number: int, evidence) -> str:
     """The t_i of the paper's [V1, t1, …, Vk, tk, q]: a video's transcript excerpt, labelled."""
     cite = evidence.citation
+    shown = f" (on screen: {evidence.screen})" if getattr(evidence, "screen", "") else ""
     return (f"Transcript of video {number} ({span(cite.start, cite.end)}): "
-            f"{evidence.transcript}")
+            f"{evidence.transcript}{shown}")
 
 
 def frames_text(number: int, evidence) -> str:

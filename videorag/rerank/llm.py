@@ -108,15 +108,23 @@ class LLMReranker(ScoringReranker):
     def score(self, qc, candidates: list[Candidate]) -> np.ndarray:
         out = np.full(len(candidates), np.nan)
         asks = {i: ask for i in self.judgeable(candidates) if (ask := self._ask(qc, candidates[i]))}
-        keys = {i: (text, hashlib.sha1(b"".join(jpegs)).hexdigest()) for i, (text, jpegs) in asks.items()}
-        todo = [i for i in asks if keys[i] not in self._memo]
+        out[list(asks)] = self.probabilities(list(asks.values()))
+        return out
+
+    def probabilities(self, asks: list[tuple[str, list[bytes]]]) -> np.ndarray:
+        """P(yes) for each user message (with its JPEGs), memoised; NaN where the reply is
+        neither yes nor no. The judge's own prompts come from `prompt`; other yes/no checks (the
+        answer verifier's) bring theirs."""
+        keys = [(text, hashlib.sha1(b"".join(jpegs)).hexdigest()) for text, jpegs in asks]
+        first = {}
+        for i, key in enumerate(keys):
+            first.setdefault(key, i)
+        todo = [i for key, i in first.items() if key not in self._memo]   # each new message once
         for i, value in zip(todo, self._judge([asks[i] for i in todo])):
             if value is None:
-                log.info("llm judge: no yes or no for candidate %d; it keeps its own score", i)
+                log.info("llm judge: no yes or no for %r; it counts as unjudged", asks[i][0][-80:])
             self._remember(keys[i], math.nan if value is None else value)
-        for i, key in keys.items():
-            out[i] = self._memo.get(key, math.nan)
-        return out
+        return np.array([self._memo.get(k, math.nan) for k in keys], np.float64)
 
     def _ask(self, qc, candidate: Candidate) -> tuple[str, list[bytes]] | None:
         """(user message, JPEGs) for one candidate, None when it has nothing to judge."""

@@ -72,12 +72,22 @@ class Citation(BaseModel):
     end: float
 
 
+class Claim(BaseModel):
+    text: str = Field(description="one sentence of the answer")
+    citations: list[int] = Field(description="the moments it cites: positions in `citations` (0-based)")
+    support: float | None = Field(description="how well its cited moments support it, 0-1; null: not verified")
+    supported: bool | None = Field(description="false: its cited moments do not say this; null: not verified")
+
+
 class AskResult(BaseModel):
     question: str
-    answer: str
+    answer: str = Field(description="may cite moments as [1], [2] (1-based positions in `citations`)")
     citations: list[Citation]
     generator: str
     judge: str | None = Field(description="the judge that chose the cited moments (backend:model); null: none")
+    claims: list[Claim] = Field(description="the answer's sentences, each with the moments it cites and its "
+                                            "support; empty when the answer abstained")
+    abstained: bool = Field(description="true: the videos do not cover the question, no answer is given")
 
 
 class JobFile(BaseModel):
@@ -162,8 +172,10 @@ def create_mcp(service: Service, http: bool = False) -> MCPServer:
         return _result(result, _search_text(result))
 
     @server.tool(annotations=READ, description=(
-        "Answer a question from the best-matching moments of the indexed videos. Returns the answer "
-        "and its citations (video path, start and end in seconds); quote them as `path [m:ss–m:ss]`."))
+        "Answer a question from the best-matching moments of the indexed videos. Returns the answer, "
+        "its citations (video path, start and end in seconds; quote them as `path [m:ss–m:ss]`) and its "
+        "claims, each marked supported or not by its cited moments when a verifier checked them; "
+        "abstained=true when the videos do not cover the question."))
     @_domain_errors
     def ask(question: Question, method: Method = None, judge: AskJudge = None) -> Annotated[CallToolResult, AskResult]:
         result = service.ask(question, method=method, judge=judge)
@@ -327,8 +339,16 @@ def _search_text(result: dict) -> str:
 
 
 def _ask_text(result: dict) -> str:
+    """The answer; under it the claims its cited moments do not support, and its sources. An
+    answer that abstained says so."""
+    if result["abstained"]:
+        return f"{result['answer']} (Abstained: the indexed videos do not cover this question.)"
+    unsupported = [f"- {c['text']} (support {c['support']:.2f})" for c in result["claims"] if c["supported"] is False]
     sources = [f"[{n}] {_cite(c)}" for n, c in enumerate(result["citations"], 1)]
-    return "\n".join([result["answer"], "", "Sources:", *sources] if sources else [result["answer"]])
+    lines = [result["answer"]]
+    if unsupported:
+        lines += ["", "Unsupported (their cited moments do not say this):", *unsupported]
+    return "\n".join([*lines, "", "Sources:", *sources] if sources else lines)
 
 
 def _wait_for_job(service: Service, job_id: str, wait: float) -> dict:

@@ -1,0 +1,41 @@
+"""An answer's claims: its sentences, each with the numbered moments it cites.
+
+A generator asked to cite writes `[1]`, `[2, 3]` or `[1][3]` after what it takes from those
+moments; a sentence citing nothing rests on the citations of the sentence before it (or, for the
+first, on every moment given). A reply saying the moments do not cover the question (`NOT_COVERED`)
+has no claims.
+"""
+from __future__ import annotations
+
+import re
+
+from ..types import Claim
+
+NOT_COVERED = "NOT COVERED"
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_MARKS = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]")
+
+
+def split_claims(text: str, moments: int) -> list[Claim]:
+    """The sentences of `text` as claims citing positions 0..moments-1 (markers out of range are
+    dropped: a model may invent a number)."""
+    claims, previous = [], list(range(moments))
+    for sentence in _SENTENCE.split(text.strip()):
+        cited = sorted({int(n) - 1 for group in _MARKS.findall(sentence) for n in group.split(",")
+                        if 0 < int(n) <= moments})
+        plain = _MARKS.sub("", sentence).strip()
+        if not plain or plain.strip(".!? ") == "":
+            continue
+        previous = cited or previous
+        claims.append(Claim(plain, previous))
+    return claims
+
+
+def says_not_covered(text: str) -> bool:
+    """The generator's reply that the moments do not answer the question."""
+    return NOT_COVERED.lower() in text.lower()[:len(NOT_COVERED) + 40]
+
+
+def without_markers(text: str) -> str:
+    """The text without its `[n]` citation markers (what is scored against a reference answer)."""
+    return re.sub(r"\s+([.,!?;:])", r"\1", _MARKS.sub("", text)).strip()
