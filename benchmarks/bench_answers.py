@@ -60,8 +60,9 @@ def golden_items(rows: dict[str, list[dict]]) -> list[dict]:
 
 def run_row(rag: VideoRAG, items: list[dict]) -> dict:
     answers, first, whole = answer_all(rag, items, None)
-    result = score_answers(items, answers, rag.config.generate.verify.threshold)
-    result["by_split"] = by_group(items, answers, "split")
+    threshold = rag.config.generate.verify.threshold
+    result = score_answers(items, answers, threshold)
+    result["by_split"] = by_group(items, answers, "split", threshold)
     result["first_ms"], result["answer_ms"] = (round(1000 * sorted(x)[len(x) // 2]) for x in (first, whole))
     result["answers"] = answers
     return result
@@ -106,6 +107,7 @@ def main() -> None:
         for item in [*args.ingest, *shlex.split(row)]:
             setting(config, item)
         rag.config, rag._generator = config, None   # the row's generator, built anew
+        rag.judge._memo.clear()                      # the row pays for its own judgements (latency)
         rows.append((row, run_row(rag, items)))
         print(table(rows[-1:]), file=sys.stderr)
     text = table(rows)

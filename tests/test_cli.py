@@ -28,8 +28,9 @@ def test_ask_json_contract(demo_rag, capsys):
     assert main(["ask", "How long between coats of paint?", "--index", str(demo_rag.index_dir),
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"question", "answer", "citations", "generator", "judge"}
+    assert set(out) == {"question", "answer", "citations", "generator", "judge", "claims", "abstained"}
     assert out["generator"] == "extractive" and "four hours" in out["answer"].lower()
+    assert out["abstained"] is False and out["claims"] and all(c["supported"] is None for c in out["claims"])   # no judge here
     assert out["judge"] is None   # no judge model installed for the tests
     assert set(out["citations"][0]) == {"video_id", "path", "start", "end"}
     assert "paint-a-wall" in out["citations"][0]["path"]

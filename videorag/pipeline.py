@@ -406,7 +406,8 @@ class VideoRAG:
         answer.judge = self.judge.label if judged else None
         cfg = self.config.generate.verify
         verifying = cfg.enabled if cfg.enabled is not None else self.judged(None, default=True)
-        return verify(answer, evidence, self.judge if verifying else None, cfg)
+        checks = verifying and hasattr(self.judge, "probabilities")   # a yes/no judge (not a bi-encoder)
+        return verify(answer, evidence, self.judge if checks else None, cfg)
 
     def _ask_evidence(self, question: str, method: str | None, judged: bool = False,
                       timings: dict | None = None) -> list[Evidence]:

@@ -243,8 +243,9 @@ def cmd_answers(args, config):
     answers, first, whole = answer_all(rag, items, args.method, config.show_progress)
     threshold = config.generate.verify.threshold
     result = {**score_answers(items, answers, threshold), "generator": args.generator, "method": args.method,
-              "by_split": by_group(items, answers, "split"), "by_kind": by_group(items, answers, "kind"),
-              "first_piece_ms": _percentiles(first), "answer_ms": _percentiles(whole), "answers": answers}
+              "by_split": by_group(items, answers, "split", threshold),
+              "by_kind": by_group(items, answers, "kind", threshold),
+              "first_piece_ms": _ms(first), "answer_ms": _ms(whole), "answers": answers}
     write_report(args, f"answers-{args.generator}", [("Answers", report.answers_table(result))], {"result": result})
     return result
 
@@ -266,5 +267,6 @@ def answer_all(rag, items: list[dict], method: str | None, show_progress: bool =
     return answers, first, whole
 
 
-def _percentiles(seconds: list[float]) -> dict:
+def _ms(seconds: list[float]) -> dict:
+    """p50 / p95 of `seconds`, in whole milliseconds."""
     return {"p50": round(float(np.percentile(seconds, 50)) * 1000), "p95": round(float(np.percentile(seconds, 95)) * 1000)}
