@@ -268,7 +268,7 @@ def test_facts_cover_every_question_of_both_splits():
 @pytest.mark.parametrize("question_id", sorted(FACTS))
 def test_fact_is_said_in_its_answering_lines(question_id):
     fact, said = FACTS[question_id], " ".join(answering_lines()[question_id][1])
-    assert 1 <= len(fact.split()) <= 6
+    assert 1 <= len(normalise(fact).split()) <= 6 < len(normalise(said).split())   # a key phrase, not the line
     if question_id in MISPOINTED:      # when the data is fixed, this fails: drop the id from MISPOINTED
         assert not has_fact(said, fact) and has_fact(" ".join(next_lines(question_id)), fact)
     else:

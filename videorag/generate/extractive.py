@@ -6,10 +6,9 @@ import re
 import numpy as np
 
 from ..retrieve.fusion import minmax
-from ..retrieve.text import tokenize
+from ..retrieve.text import sentences, tokenize
 from ..types import Answer, Citation
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _WORD_START = re.compile(r"(?<=\s)(?=\S)")  # split here: words with their spaces, joining to the text
 
 
@@ -22,7 +21,7 @@ class ExtractiveGenerator:
 
     def generate(self, question: str, evidence: list) -> Answer:
         candidates = [(ev, seg, sentence) for ev in evidence for seg in ev.segments
-                      for sentence in _SENTENCE.split(seg.text) if sentence.strip()]
+                      for sentence in sentences(seg.text)]
         if not candidates:
             return Answer(question, "No transcript text was retrieved for this question.", [], self.name)
         scores = self._scores(question, [c[2] for c in candidates])

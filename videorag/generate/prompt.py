@@ -10,7 +10,7 @@ INSTRUCTION = ("You answer questions about how-to videos. Use only the videos gi
 def transcript_text(number: int, evidence) -> str:
     """The t_i of the paper's [V1, t1, …, Vk, tk, q]: a video's transcript excerpt, labelled."""
     cite = evidence.citation
-    shown = f" (on screen: {evidence.screen})" if getattr(evidence, "screen", "") else ""
+    shown = f" (on screen: {evidence.screen})" if evidence.screen else ""
     return (f"Transcript of video {number} ({span(cite.start, cite.end)}): "
             f"{evidence.transcript}{shown}")
 

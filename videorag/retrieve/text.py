@@ -1,5 +1,6 @@
 """Tokenisation for lexical retrieval: lower-case words, English stop words out, Porter stems
-(PyStemmer's C Porter stemmer: importing NLTK's cost seconds of a cold search)."""
+(PyStemmer's C Porter stemmer: importing NLTK's cost seconds of a cold search); and the plain
+split of a text into sentences that answers are made of and checked by."""
 from __future__ import annotations
 
 import re
@@ -7,6 +8,12 @@ import threading
 from functools import lru_cache
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of `text`, cut after . ! or ? and a space (none empty)."""
+    return [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
 STOP_WORDS = frozenset("""
 a about above after again against all am an and any are as at be because been before being below
 between both but by can could did do does doing down during each few for from further had has have

@@ -76,5 +76,5 @@ def passage(citation: Citation, evidence: list) -> str:
         inside = [s.text for s in ev.segments if s.start < citation.end and s.end > citation.start]
         if inside or ev.citation == citation:
             said = " ".join(inside) or ev.transcript
-            return said + (f" [on screen: {ev.screen}]" if getattr(ev, "screen", "") else "")
+            return said + (f" [on screen: {ev.screen}]" if ev.screen else "")
     return ""

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
+from ..retrieve.text import sentences
 from ..types import Claim
 
 NOT_COVERED = "NOT COVERED"
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _MARKS = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]")
 
 
@@ -20,7 +20,7 @@ def split_claims(text: str, moments: int) -> list[Claim]:
     """The sentences of `text` as claims citing positions 0..moments-1 (markers out of range are
     dropped: a model may invent a number)."""
     claims, previous = [], list(range(moments))
-    for sentence in _SENTENCE.split(text.strip()):
+    for sentence in sentences(text):
         cited = sorted({int(n) - 1 for group in _MARKS.findall(sentence) for n in group.split(",")
                         if 0 < int(n) <= moments})
         plain = _MARKS.sub("", sentence).strip()
