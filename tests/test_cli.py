@@ -37,7 +37,8 @@ def test_ask_json_contract(demo_rag, capsys):
 
 
 def test_judge_flags_reach_the_config():
-    from videorag.cli import build_parser, make_config
+    from videorag.cli.parser import build_parser
+    from videorag.options import make_config
 
     def judge(*argv):
         return make_config(build_parser().parse_args(list(argv))).search.judge

@@ -1,10 +1,13 @@
 """The int8 ONNX runtime of the default text model: close to the torch model, usable on its index."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from videorag.config import EmbedConfig
+from videorag.demo.corpus import SAMPLES
 from videorag.embed import create_embedder
 from videorag.errors import ModelNotFoundError
 
@@ -38,5 +41,9 @@ def test_a_torch_made_index_answers_onnx_queries(sample_dir, make_rag, onnx, tmp
     torch_rag = make_rag()
     torch_rag.add([folder])
     onnx_rag = VideoRAG(torch_rag.index_dir, Config(embed=EmbedConfig(backend="onnx")), embedder=onnx)
-    for query in ("how do I patch a tube", "how hot should the water be for coffee"):
-        assert [h.video_id for h in onnx_rag.search(query, 3)] == [h.video_id for h in torch_rag.search(query, 3)]
+    assert torch_rag.index.stats()["videos"] == len(SAMPLES)
+    for query, expected in (("how do I patch a tube", "fix-a-flat-bike-tire"),
+                            ("how hot should the water be for coffee", "brew-pour-over-coffee")):
+        onnx_hits, torch_hits = onnx_rag.search(query, 3), torch_rag.search(query, 3)
+        assert len(onnx_hits) == 3 and Path(onnx_hits[0].path).stem == expected, onnx_hits
+        assert [h.video_id for h in onnx_hits] == [h.video_id for h in torch_hits]

@@ -3,7 +3,8 @@ from pathlib import Path
 import pytest
 
 from videorag.errors import MediaError
-from videorag.ingest.chunking import bound_segments, split_words, window_chunks
+from videorag.embed import split_words
+from videorag.ingest.chunking import bound_segments, window_chunks
 from videorag.ingest.subtitles import find_sidecar, parse_subtitles
 from videorag.types import Segment
 

@@ -1,28 +1,49 @@
-"""Configuration as dataclasses, validated on construction. Shared by the CLI and the API."""
+"""Configuration as dataclasses, validated on construction. Shared by the CLI and the API.
+Dotted overrides (`search.carve.rerank=false`) of any config dataclass: `apply_overrides`,
+`override`; the command line builds its config with them."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
+from typing import TypeVar
 
 from .errors import ConfigError
 
 VIDEO_EXTENSIONS = (".mp4", ".mkv", ".webm", ".mov", ".avi")
+ENGINES = ("local", "ray")                      # `IngestConfig.engine`
+TEXT_VIEWS = ("text-clip", "text-frame")        # CARVE's views of a chunk: its transcript, its
+VISUAL_VIEWS = ("visual-frame", "visual-clip")  # keyframes' captions, its keyframes, the clip
+VIEWS = TEXT_VIEWS + VISUAL_VIEWS
+JUDGES = ("llamacpp", "openai")                 # generators an `llm` reranker judges through
+FUSIONS = ("alpha", "rrf")                      # `SearchConfig.fusion`
+UNSUPPORTED = ("mark", "drop")                  # `VerifyConfig.unsupported`
+# α (dense weight against BM25) of each method fusing the two, when `SearchConfig.alpha` is None;
+# tuned per method: textvideorag's levels (segments, chunks, videos; also videorag-vt's text part)
+# and hybrid's and best's whole-video scores
+DEFAULT_ALPHA = {"textvideorag": 0.6, "hybrid": 0.5, "best": 0.5}
+T = TypeVar("T")
 
 
-def _positive(name: str, value: float) -> None:
-    if value <= 0:
-        raise ConfigError(f"`{name}` must be > 0, got {value!r}")
+def _check(config, prefix: str, names: tuple[str, ...], ok, wanted: str) -> None:
+    """Each named field of `config` None (unset) or `ok`; the message names it `prefix.name`."""
+    for name in names:
+        value = getattr(config, name)
+        if value is not None and not ok(value):
+            raise ConfigError(f"`{prefix}{name}` must be {wanted}, got {value!r}")
 
 
-def _non_negative(name: str, value: float) -> None:
-    if value < 0:
-        raise ConfigError(f"`{name}` must be >= 0, got {value!r}")
+def _positive(config, prefix: str, *names: str) -> None:
+    _check(config, prefix, names, lambda v: v > 0, "> 0")
+
+
+def _non_negative(config, prefix: str, *names: str) -> None:
+    _check(config, prefix, names, lambda v: v >= 0, ">= 0")
 
 
 def _shares(config, prefix: str, *names: str) -> None:
-    """Each named field of `config` in [0, 1] (a share or weight); the message names it `prefix.name`."""
-    for name in names:
-        if not 0.0 <= getattr(config, name) <= 1.0:
-            raise ConfigError(f"`{prefix}{name}` must be in [0, 1], got {getattr(config, name)!r}")
+    """Shares and weights: in [0, 1]."""
+    _check(config, prefix, names, lambda v: 0.0 <= v <= 1.0, "in [0, 1]")
 
 
 @dataclass
@@ -46,7 +67,7 @@ class IngestConfig:
     captioner: str | None = None      # frame captions (ocr | openai) stored in the index; None = off
     caption_model: str | None = None  # ocr: Tesseract language (default eng); openai: server model
     caption_base_url: str | None = None  # openai: server URL (default $OPENAI_BASE_URL)
-    engine: str = "local"             # local (this process) | ray (Ray Data on a cluster)
+    engine: str = "local"             # ENGINES: local (this process) | ray (Ray Data on a cluster)
     ray_address: str | None = None    # ray: the cluster (ray://host:10001, auto); None = start one here
     ray_workers: int | None = None    # ray: actors building videos (each loads the models once);
                                       # None = one per CPU of the cluster, at most one per video
@@ -55,13 +76,12 @@ class IngestConfig:
         if (self.caption_model or self.caption_base_url) and not self.captioner:
             raise ConfigError(f"`caption_model` ({self.caption_model!r}) and `caption_base_url` "
                               f"({self.caption_base_url!r}) need `captioner` (ocr | openai), got None")
-        for name in ("fps", "frame_max_side", "chunk_seconds", "max_segment_seconds"):
-            _positive(name, getattr(self, name))
-        if self.ray_workers is not None:
-            _positive("ray_workers", self.ray_workers)
-        _non_negative("segment_context", self.segment_context)
+        _positive(self, "", "fps", "frame_max_side", "chunk_seconds", "max_segment_seconds", "ray_workers")
+        _non_negative(self, "", "segment_context")
         if not 1 <= self.jpeg_quality <= 100:
             raise ConfigError(f"`jpeg_quality` must be in 1..100, got {self.jpeg_quality!r}")
+        if self.engine not in ENGINES:
+            raise ConfigError(f"`engine` must be one of {', '.join(ENGINES)}, got {self.engine!r}")
         if self.frame_reduction not in ("kmeans", "uniform", "random"):
             raise ConfigError(f"`frame_reduction` must be kmeans, uniform or random, got {self.frame_reduction!r}")
         if not 0 < self.retrieval_subset <= self.retrieval_frames:
@@ -84,7 +104,7 @@ class EmbedConfig:
     device: str | None = None         # None = let the backend choose
 
     def __post_init__(self) -> None:
-        _positive("batch_size", self.batch_size)
+        _positive(self, "", "batch_size")
 
 
 @dataclass
@@ -104,10 +124,8 @@ class MomentConfig:
     reranker_weight: float = 0.5  # its share beside the moment's own score
 
     def __post_init__(self) -> None:
-        _positive("max_seconds", self.max_seconds)
-        _positive("per_video", self.per_video)
-        _non_negative("moments.pad_segments", self.pad_segments)
-        _positive("pool_videos", self.pool_videos)
+        _positive(self, "", "max_seconds", "per_video", "pool_videos")
+        _non_negative(self, "moments.", "pad_segments")
         _shares(self, "moments.", "lexical_weight", "widen_ratio", "video_weight", "reranker_weight")
         if min(self.topic_discount, self.context_weight) < 0:
             raise ConfigError(f"`moments.topic_discount` and `moments.context_weight` must be >= 0, got "
@@ -116,9 +134,8 @@ class MomentConfig:
 
 @dataclass
 class BestConfig:
-    """Settings of the `hybrid` and `best` methods (video-level text retrieval)."""
+    """Settings of the `best` method (video-level text retrieval; its α: `SearchConfig.alpha`)."""
 
-    alpha: float = 0.5            # dense weight against the lexical score
     bigram_weight: float = 0.2    # `best`: share of the phrase signal inside the lexical score
     question_weight: float = 0.6  # `best`: dense score of the query's other phrasing, when given
     evidence_weight: float = 0.0  # `best`: the video's best segment (evidence anywhere in it)
@@ -127,10 +144,9 @@ class BestConfig:
     centroid_power: float = 3.0   # first-stage scores (in [0, 1]) raised to this as neighbour weights
 
     def __post_init__(self) -> None:
-        _positive("rerank_depth", self.rerank_depth)
-        for name in ("question_weight", "evidence_weight", "centrality_weight", "centroid_power"):
-            _non_negative(f"best.{name}", getattr(self, name))
-        _shares(self, "best.", "alpha", "bigram_weight")
+        _positive(self, "", "rerank_depth")
+        _non_negative(self, "best.", "question_weight", "evidence_weight", "centrality_weight", "centroid_power")
+        _shares(self, "best.", "bigram_weight")
 
 
 @dataclass
@@ -139,14 +155,15 @@ class RerankConfig:
 
     backend: str = "e5"
     model: str | None = None          # cross-encoder: local folder or hub id; llm: the judge's model
-    generator: str = "llamacpp"       # llm: generator backend that judges (llamacpp | openai)
+    generator: str = "llamacpp"       # llm: generator backend that judges (JUDGES: llamacpp | openai)
     base_url: str | None = None       # llm through openai: server URL (default $OPENAI_BASE_URL)
     batch_size: int = 16
     timeout: float = 60.0
 
     def __post_init__(self) -> None:
-        _positive("batch_size", self.batch_size)
-        _positive("timeout", self.timeout)
+        _positive(self, "", "batch_size", "timeout")
+        if self.generator not in JUDGES:
+            raise ConfigError(f"`reranker.generator` must be one of {', '.join(JUDGES)}, got {self.generator!r}")
 
 
 @dataclass
@@ -166,12 +183,8 @@ class JudgeConfig:
     reranker: RerankConfig = field(default_factory=lambda: RerankConfig(backend="llm"))
 
     def __post_init__(self) -> None:
-        _positive("judge.videos", self.videos)
-        _positive("judge.candidates", self.candidates)
-        if self.per_video is not None:
-            _positive("judge.per_video", self.per_video)
-        _non_negative("judge.read_context", self.read_context)
-        _non_negative("judge.cite_context", self.cite_context)
+        _positive(self, "judge.", "videos", "candidates", "per_video")
+        _non_negative(self, "judge.", "read_context", "cite_context")
         _shares(self, "judge.", "weight", "video_weight")
 
 
@@ -179,7 +192,7 @@ class JudgeConfig:
 class CarveConfig:
     """CARVE (`videorag.methods.carve`): chunks of the index's `chunk_seconds`, four views each."""
 
-    views: tuple[str, ...] = ("text-clip", "text-frame", "visual-frame", "visual-clip")  # those used
+    views: tuple[str, ...] = VIEWS     # those used
     pool: int = 20                    # chunks each view's retriever returns
     rerank: bool = True               # ablation: False = pooling without reranking
     rerank_depth: int = 8             # pooled candidates (best pooled scores) the reranker judges
@@ -193,12 +206,7 @@ class CarveConfig:
     generate_chunks: int = 3          # `ask`: best chunks given to the generator, each in its view
 
     def __post_init__(self) -> None:
-        from .retrieve.base import VIEWS
-
-        _positive("pool", self.pool)
-        _positive("rerank_depth", self.rerank_depth)
-        _positive("judge_words", self.judge_words)
-        _positive("generate_chunks", self.generate_chunks)
+        _positive(self, "", "pool", "rerank_depth", "judge_words", "generate_chunks")
         _shares(self, "carve.", "unjudged_weight", "rerank_weight")
         self.views = tuple(self.views)
         unknown = [v for v in self.views if v not in VIEWS]
@@ -211,8 +219,10 @@ class SearchConfig:
     method: str = "textvideorag"      # a registered method: `videorag search --help` lists them
     visual_alpha: float = 0.6         # α of videorag-vt (the paper's best range is 0.5–0.7)
     top_k: int = 5
-    fusion: str = "alpha"             # "alpha": α·dense + (1−α)·bm25 on normalised scores; "rrf"
-    alpha: float = 0.6                # weight of the dense score in α fusion
+    fusion: str = "alpha"             # FUSIONS: "alpha": α·dense + (1−α)·bm25 on normalised scores; "rrf"
+    alpha: float | None = None        # dense weight against BM25 in every method fusing the two (textvideorag,
+                                      # videorag-vt, hybrid, best; with rrf: the dense list's weight);
+                                      # None: each method's tuned default, DEFAULT_ALPHA (`fusion_alpha`)
     rrf_k: int = 60
     candidates: int = 300             # per-retriever candidate pool before fusion
     ann_min_rows: int = 50_000        # levels this large get an ANN (IVF) index in the search snapshot
@@ -234,23 +244,22 @@ class SearchConfig:
     weak_gap: float = 0.2             # ... or is this far below the best hit's (2: never)
 
     def __post_init__(self) -> None:
-        _positive("top_k", self.top_k)
-        _positive("candidates", self.candidates)
-        _positive("ann_min_rows", self.ann_min_rows)
-        _positive("ann_probes", self.ann_probes)
-        _positive("frames", self.frames)
-        _positive("first_stage", self.first_stage)
-        if self.fusion not in ("alpha", "rrf"):
-            raise ConfigError(f"`fusion` must be 'alpha' or 'rrf', got {self.fusion!r}")
+        _positive(self, "", "top_k", "candidates", "ann_min_rows", "ann_probes", "frames", "first_stage")
+        if self.fusion not in FUSIONS:
+            raise ConfigError(f"`fusion` must be one of {', '.join(FUSIONS)}, got {self.fusion!r}")
         _shares(self, "", "alpha", "visual_alpha", "mmr_theta")
-        _non_negative("max_correction", self.max_correction)
-        _non_negative("weak_gap", self.weak_gap)
+        _non_negative(self, "", "max_correction", "weak_gap")
         if not -1.0 <= self.weak_below <= 1.0:
             raise ConfigError(f"`weak_below` is a cosine similarity in [-1, 1], got {self.weak_below}",
                               "e.g. 0.3; -1 marks no hit weak")
         weights = (self.segment_weight, self.chunk_weight, self.video_weight)
         if min(weights) < 0 or sum(weights) <= 0:
             raise ConfigError(f"aggregation weights must be >= 0 and not all 0, got {weights}")
+
+    def fusion_alpha(self, method: str) -> float | None:
+        """The α `method` fuses dense with BM25 by: `alpha` when set, else the method's default
+        (None for a method that fuses no such pair)."""
+        return DEFAULT_ALPHA.get(method) if self.alpha is None else self.alpha
 
 
 @dataclass
@@ -259,13 +268,13 @@ class VerifyConfig:
 
     enabled: bool | None = None       # None: whenever the judge's model is installed (as `ask` judges)
     threshold: float = 0.3            # P(supported) under which a claim is unsupported (tuned on DEV)
-    unsupported: str = "mark"         # "mark": kept and flagged; "drop": removed from the answer
+    unsupported: str = "mark"         # UNSUPPORTED: "mark": kept and flagged; "drop": removed from the answer
     uncovered: float = 0.5            # a chat generator abstains when P(the moments hold no answer) >= this
 
     def __post_init__(self) -> None:
         _shares(self, "verify.", "threshold", "uncovered")
-        if self.unsupported not in ("mark", "drop"):
-            raise ConfigError(f"`verify.unsupported` must be 'mark' or 'drop', got {self.unsupported!r}")
+        if self.unsupported not in UNSUPPORTED:
+            raise ConfigError(f"`verify.unsupported` must be one of {', '.join(UNSUPPORTED)}, got {self.unsupported!r}")
 
 
 @dataclass
@@ -283,10 +292,8 @@ class GenerateConfig:
     verify: VerifyConfig = field(default_factory=VerifyConfig)
 
     def __post_init__(self) -> None:
-        _positive("videos", self.videos)
-        _positive("context_words", self.context_words)
-        _positive("max_tokens", self.max_tokens)
-        _non_negative("frames_per_video", self.frames_per_video)
+        _positive(self, "", "videos", "context_words", "max_tokens")
+        _non_negative(self, "", "frames_per_video")
 
 
 @dataclass
@@ -303,3 +310,85 @@ class Config:
     def __post_init__(self) -> None:
         if self.lock_wait is not None and self.lock_wait < 0:
             raise ConfigError(f"`lock_wait` must be >= 0 or None, got {self.lock_wait!r}")
+
+
+def setting(config, path: str):
+    """The value of the dotted field `path` (`search.carve.rerank`) of a config dataclass; of a
+    dataclass type, its default. A ConfigError naming the fields there when `path` names none."""
+    value, done = config, []
+    for name in path.split("."):
+        known = {f.name: f for f in fields(value)} if is_dataclass(value) else {}
+        if name not in known:
+            raise _unknown(".".join(done), name, known)
+        value = getattr(value, name) if not isinstance(value, type) else _default(known[name])
+        done.append(name)
+    return value
+
+
+def _default(f):
+    return f.default_factory() if f.default_factory is not MISSING else f.default
+
+
+def _unknown(where: str, name: str, known: dict) -> ConfigError:
+    if not known:
+        return ConfigError(f"`{where}` is a value, not a section: it has no field `{name}`")
+    return ConfigError(f"unknown setting `{where + '.' if where else ''}{name}`",
+                       f"the fields of `{where or 'Config'}`: {', '.join(known)}")
+
+
+def parse_setting(config, item: str) -> tuple[str, object]:
+    """("section.field", value) of "SECTION.FIELD=VALUE", the field checked in `config` (a config
+    dataclass or its type): VALUE is read as JSON when it parses (3, 0.5, false, null, ["a"]),
+    else as text, and text where the field holds text ("1" stays "1")."""
+    path, sep, raw = item.partition("=")
+    if not sep or not path:
+        raise ConfigError(f"expected SECTION.FIELD=VALUE, got {item!r}", "e.g. search.carve.rerank=false")
+    current = setting(config, path)
+    if isinstance(current, str):
+        return path, raw
+    try:
+        return path, _fit(path, current, json.loads(raw))
+    except ValueError:
+        return path, _fit(path, current, raw)
+
+
+def _fit(path: str, current, value):
+    """`value` in the type of the field's `current` value (None: any type; an int where a float
+    stands becomes a float, a list where a tuple stands a tuple); a ConfigError when it cannot."""
+    if is_dataclass(current) and not isinstance(value, type(current)):
+        raise ConfigError(f"`{path}` is a section, not a value",
+                          f"set one of its fields: {', '.join(f.name for f in fields(current))}")
+    if current is None or type(value) is type(current):
+        return value
+    if isinstance(current, bool) and value in (0, 1):
+        return bool(value)
+    if isinstance(current, float) and type(value) is int:
+        return float(value)
+    if isinstance(current, tuple) and isinstance(value, list):
+        return tuple(value)
+    raise ConfigError(f"`{path}` takes a {type(current).__name__} (like {current!r}), got {value!r}")
+
+
+def override(config: T, settings: Mapping[str, object]) -> T:
+    """A copy of the config dataclass `config` with each dotted field of `settings` set (in the
+    field's type, as `parse_setting` reads it); every section changed is validated again."""
+    checked = {path: _fit(path, setting(config, path), value) for path, value in settings.items()}
+    return _replaced(config, checked)
+
+
+def _replaced(config, settings: Mapping[str, object]):
+    sections: dict[str, dict] = {}
+    for path, value in settings.items():
+        name, _, rest = path.partition(".")
+        sections.setdefault(name, {})[rest] = value
+    changes = {}
+    for name, inner in sections.items():
+        base = inner.pop("", getattr(config, name))
+        changes[name] = _replaced(base, inner) if inner else base
+    return replace(config, **changes)
+
+
+def apply_overrides(config: T, items: Iterable[str]) -> T:
+    """`config` with each "SECTION.FIELD=VALUE" of `items` set (`parse_setting`, `override`):
+    how `videorag eval --set` and the benchmarks run ablations."""
+    return override(config, dict(parse_setting(config, item) for item in items))

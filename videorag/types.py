@@ -1,4 +1,8 @@
-"""Result types shared by every stage and backend. Times are float seconds."""
+"""Result types shared by every stage and backend. Times are float seconds.
+
+The JSON their `to_dict()` / `search_json()` build is declared in `videorag.schemas` (one model a
+shape, shared by the HTTP API, MCP and the CLI's `--json`); the dicts are built here without
+pydantic, which stays off the CLI's import path, and tests/test_types.py holds each to its model."""
 from __future__ import annotations
 
 import math
@@ -52,6 +56,7 @@ class Citation:
     end: float
 
     def to_dict(self) -> dict:
+        """`schemas.Citation`."""
         return {"video_id": self.video_id, "path": self.path, "start": seconds(self.start), "end": seconds(self.end)}
 
 
@@ -68,6 +73,7 @@ class Hit:
     weak: bool = False   # below the relevance floor (`SearchConfig.weak_below`): may not be about the query
 
     def to_dict(self) -> dict:
+        """`schemas.Hit`."""
         return {"video_id": self.video_id, "path": self.path, "start": seconds(self.start),
                 "end": seconds(self.end), "score": float(self.score), "text": self.text, "weak": self.weak}
 
@@ -77,7 +83,7 @@ class Hit:
 
 
 def search_json(query: str, hits: list[Hit]) -> dict:
-    """The one JSON shape of search results (CLI `--json`, HTTP API, MCP)."""
+    """The one JSON shape of search results (CLI `--json`, HTTP API, MCP): `schemas.SearchResult`."""
     return {"query": query, "results": [h.to_dict() for h in hits]}
 
 
@@ -92,6 +98,7 @@ class Claim:
     supported: bool | None = None   # support at or above the verifier's threshold (None: not verified)
 
     def to_dict(self) -> dict:
+        """`schemas.Claim`."""
         return {"text": self.text, "citations": list(self.citations),
                 "support": None if self.support is None else round(float(self.support), 3),
                 "supported": self.supported}
@@ -108,6 +115,7 @@ class Answer:
     abstained: bool = False    # the videos do not cover the question: no answer was given
 
     def to_dict(self) -> dict:
+        """`schemas.Answer`."""
         return {"question": self.question, "answer": self.answer,
                 "citations": [c.to_dict() for c in self.citations], "generator": self.generator,
                 "judge": self.judge, "claims": [c.to_dict() for c in self.claims], "abstained": self.abstained}

@@ -5,25 +5,22 @@ from __future__ import annotations
 
 import doctest
 import json
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
+from benchmarks.moments.build import golden_rows
+from benchmarks.moments.corpus import SPLITS, recordings
 from videorag.eval import answers
 from videorag.eval.answers import by_group, golden, has_fact, normalise, score_answers
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from moments.build import golden_rows  # noqa: E402
-from moments.corpus import SPLITS, recordings  # noqa: E402
 
 FACTS = json.loads((ROOT / "benchmarks" / "answers" / "facts.json").read_text())
 UNANSWERABLE = json.loads((ROOT / "benchmarks" / "answers" / "unanswerable.json").read_text())
 # questions whose line indices point one line before the line that answers them (benchmark data to
-# fix in benchmarks/moments/long_test.py); their facts are the answer, taken from the next line
+# fix in benchmarks/moments/recordings/long_test.json); their facts are the answer, taken from the next line
 MISPOINTED = {"python-lecture-7#2", "python-lecture-7#6"}
 
 

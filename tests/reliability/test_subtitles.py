@@ -171,12 +171,47 @@ def test_random_files_give_valid_cues_or_media_error(tmp_path, text, duration, m
     limits = SubtitleLimits(max_words_per_cue=max_words, min_cue_cap=min_cues, max_cues_per_second=rate)
     try:
         segments, warnings = read_subtitles(path, duration, limits)
-    except MediaError:
+    except MediaError as error:   # only for a file without one usable cue (small files, readable)
+        assert "no subtitle cues found" in str(error)
         return
+    _check_invariants(segments, warnings, duration, limits)
+
+
+def _check_invariants(segments, warnings, duration, limits) -> None:
     known = duration > 0
     assert segments and len(segments) <= limits.cue_cap(duration if known else max(s.end for s in segments))
     assert all(0 <= s.start < s.end and (not known or s.end <= duration) for s in segments)
-    assert all(1 <= len(s.text.split()) <= max_words for s in segments)
+    assert all(1 <= len(s.text.split()) <= limits.max_words_per_cue for s in segments)
     assert all(len(w) <= limits.max_word_chars for s in segments for w in s.text.split())
     assert [s.start for s in segments] == sorted(s.start for s in segments)
     assert all("\n" not in w and w.startswith("subtitles: ") for w in warnings)
+
+
+# A file with one certainly usable cue among random ones: readable times, start before the video's
+# end (when the duration is known), words of letters; wherever it sits in the file, it must parse.
+_anchor = st.tuples(st.integers(0, 30_000), st.integers(1, 10_000),
+                    st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8),
+                             min_size=1, max_size=5))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(noise=st.lists(_cue, max_size=20), anchor=_anchor, where=st.integers(0, 20), data=st.data(),
+       max_words=st.integers(1, 6), min_cues=st.integers(1, 5), rate=st.floats(0.01, 2))
+def test_a_file_with_a_valid_cue_always_parses(tmp_path, noise, anchor, where, data, max_words, min_cues, rate):
+    start_ms, length_ms, words = anchor
+    start = start_ms / 1000
+    duration = data.draw(st.one_of(st.just(float("nan")), st.floats(-5, 0),
+                                   st.floats(start + 0.001, start + 40)), label="duration")
+    cue = ("1", (clock(start), clock(start + length_ms / 1000)), [" ".join(words)], 1)
+    cues = noise[:where] + [cue] + noise[where:]
+    text = "".join(f"{n}\n{a} --> {b}\n" + "\n".join(lines) + "\n" * (blanks + 1)
+                   for n, (a, b), lines, blanks in cues)
+    path = tmp_path / "valid.srt"
+    path.write_text(text, encoding="utf-8", newline="")
+    limits = SubtitleLimits(max_words_per_cue=max_words, min_cue_cap=min_cues, max_cues_per_second=rate)
+    segments, warnings = read_subtitles(path, duration, limits)   # never MediaError: one cue is usable
+    _check_invariants(segments, warnings, duration, limits)
+    said = {w for s in segments for w in s.text.split()}
+    if not any("words" in w for w in warnings):   # nothing truncated or dropped: the cue's words are there
+        assert set(words) <= said, (words, segments, warnings)
+

@@ -48,7 +48,7 @@ class _Index:
 def _qc(question: str = QUESTION):
     return SimpleNamespace(query=Query(question),
                            corpus=SimpleNamespace(video_ids=["v-tea", "v-paint", "v-empty"]),
-                           searcher=SimpleNamespace(index=_Index()))
+                           searcher=SimpleNamespace(frames=_Index()))
 
 
 def _text(video: int, text: str, score: float = 0.5, source: str = "text-clip") -> Candidate:

@@ -22,8 +22,13 @@ from videorag.rerank.base import ScoringReranker
 from videorag.retrieve.base import Candidate
 from videorag.visual.represent import chunk_views, clip_label
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")]
+NEEDS_TESSERACT = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
+
+
+def rendered(test):
+    """A test on the rendered, OCR-captioned index (`rag`): slow, and skipped without Tesseract.
+    The other tests here are pure numpy and run everywhere."""
+    return pytest.mark.slow(NEEDS_TESSERACT(test))
 
 OMELETTE = HowTo("omelette", "Omelette basics", (
     "Whisk three eggs with a fork.", "Melt butter in a small pan.", "Fold the omelette in half."))
@@ -46,7 +51,7 @@ def rag(tmp_path_factory, asr, embedder):
                                         visual="clip", visual_model="random-tiny"))
     rag = VideoRAG(folder / "index", config, asr=asr, embedder=embedder)
     assert rag.add([folder / "videos"]).count("added") == 2
-    rag.spans = spans
+    rag.spans, rag.videos = spans, folder / "videos"
     return rag
 
 
@@ -59,6 +64,7 @@ def path_of(hit) -> str:
     return hit.path.rsplit("/", 1)[-1]
 
 
+@rendered
 def test_the_four_views_are_indexed_with_their_models(rag):
     meta = rag.index.meta
     assert meta["chunk_seconds"] == CHUNK and meta["clip_model"] == "mean of clip:random-tiny frame vectors"
@@ -74,6 +80,7 @@ def test_the_four_views_are_indexed_with_their_models(rag):
     assert per_chunk.max() <= 5
 
 
+@rendered
 def test_each_text_view_finds_what_only_it_carries(rag):
     melt = rag.spans["omelette"][1]   # "Melt butter ..." is on screen only; "Keep the heat low" is said
     on_screen = search(rag, "melt butter in a small pan", views=("text-frame",))[0]
@@ -99,6 +106,7 @@ class _Recorder(ScoringReranker):
                          else np.nan for c in candidates], np.float64)
 
 
+@rendered
 def test_candidates_are_reranked_only_under_the_view_that_found_them(rag, monkeypatch):
     monkeypatch.setitem(RERANKERS._entries, "recorder", f"{__name__}:_Recorder")
     rag.config.search.carve = CarveConfig()
@@ -175,23 +183,115 @@ def test_carve_reranks_with_the_judge_where_it_can_run_else_e5(monkeypatch):
     assert carve.Carve(config).reranker().backend == "cross-encoder"   # what is asked for is used
 
 
-def test_ablations_and_missing_views(rag):
-    for settings in ({"rerank": False}, {"choose": False}, {"views": ("visual-clip",)}):
-        assert search(rag, "boil water", **settings)
+def _pooled(rag, cfg: CarveConfig, query: str):
+    """(query context, the pooled candidates of the configured views) for `query`."""
+    from videorag.methods.carve import pool
+
+    rag.config.search.carve = cfg
+    qc = rag.searcher().context(query, rag.config.search)
+    views = qc.corpus.chunk_views
+    return qc, pool(qc, views, [v for v in cfg.views if v in views.views], cfg.pool)
+
+
+def _view_scaled(pooled) -> list[float]:
+    """Each pooled candidate's retriever score, min-max normalised over its own view's pool."""
+    out = []
+    for c in pooled:
+        same = [o.score for o in pooled if o.source == c.source]
+        low, high = min(same), max(same)
+        out.append(1.0 if high - low < 1e-12 else (c.score - low) / (high - low))
+    return out
+
+
+def _by_chunk(pooled, scores) -> dict[tuple, list[tuple[str, float]]]:
+    chunks: dict[tuple, list[tuple[str, float]]] = {}
+    for c, score in zip(pooled, scores):
+        chunks.setdefault((c.video, c.start), []).append((c.source, score))
+    return chunks
+
+
+QUERY = "boil water"
+
+
+@rendered
+def test_without_rerank_the_chunks_keep_the_pooled_order_and_no_reranker_runs(rag, monkeypatch):
+    from videorag.methods import carve
+
+    monkeypatch.setattr(carve, "shared_reranker", lambda config: pytest.fail("rerank=False ran a reranker"))
+    cfg = CarveConfig(rerank=False)
+    qc, pooled = _pooled(rag, cfg, QUERY)
+    chosen = carve.Carve(rag.config.search).chunks(qc)
+    views = _by_chunk(pooled, _view_scaled(pooled))
+    assert len({c.source for c in pooled}) == 4 and len(chosen) == len(views) > 1
+    for c in chosen:   # each chunk once, in its best view, at that view's normalised retriever score
+        own = dict(views[(c.video, c.start)])
+        assert c.score == pytest.approx(own[c.source]) == pytest.approx(max(own.values()))
+    assert [c.score for c in chosen] == sorted((c.score for c in chosen), reverse=True)
+    assert search(rag, QUERY, rerank=False)
+
+
+@rendered
+def test_without_choose_a_chunks_score_is_the_mean_of_its_views(rag, monkeypatch):
+    from videorag.methods import carve
+
+    cfg = CarveConfig(rerank=False, choose=False)
+    qc, pooled = _pooled(rag, cfg, QUERY)
+    chosen = carve.Carve(rag.config.search).chunks(qc)
+    views = _by_chunk(pooled, _view_scaled(pooled))
+    assert any(len(found) > 1 for found in views.values())   # some chunk was found by several views
+    expected = {chunk: float(np.mean([s for _, s in found])) for chunk, found in views.items()}
+    assert {(c.video, c.start): pytest.approx(c.score) for c in chosen} == expected
+    assert [c.score for c in chosen] == sorted((c.score for c in chosen), reverse=True)
+    best_view = carve.Carve(replace_config(rag, choose=True)).chunks(qc)
+    assert {(c.video, c.start): c.score for c in best_view} != {(c.video, c.start): c.score for c in chosen}
+    # with reranking: the mean of the reranked scores of the chunk's views
+    monkeypatch.setattr(carve, "shared_reranker", lambda config: _Recorder())
+    cfg = CarveConfig(choose=False)
+    qc, pooled = _pooled(rag, cfg, QUERY)
+    rescored = carve.rescore(qc, pooled, cfg, cfg.reranker)
+    expected = {chunk: float(np.mean([s for _, s in views])) for chunk, views in _by_chunk(pooled, rescored).items()}
+    assert {(c.video, c.start): pytest.approx(c.score) for c in carve.Carve(rag.config.search).chunks(qc)} == expected
+    assert search(rag, QUERY, choose=False)
+
+
+def replace_config(rag, **carve_settings):
+    from dataclasses import replace
+
+    return replace(rag.config.search, carve=replace(rag.config.search.carve, **carve_settings))
+
+
+@rendered
+def test_a_single_view_pools_and_returns_only_that_view(rag):
+    from videorag.methods import carve
+
+    cfg = CarveConfig(views=("visual-clip",))
+    qc, pooled = _pooled(rag, cfg, QUERY)
+    chosen = carve.Carve(rag.config.search).chunks(qc)
+    assert chosen and {c.source for c in pooled} == {c.source for c in chosen} == {"visual-clip"}
+    # nothing to judge for a text reranker: the retriever's order stands
+    assert [(c.video, c.start) for c in chosen] == [(c.video, c.start) for c in sorted(pooled, key=lambda c: -c.score)]
+    assert search(rag, QUERY, views=("visual-clip",))
+
+
+@rendered
+def test_missing_views_are_refused(rag, tmp_path):
     with pytest.raises(ConfigError, match="carve.views"):
         CarveConfig(views=("audio",))
-    text_only = VideoRAG(rag.index_dir, Config(), asr=rag.asr, embedder=rag.embedder)
-    text_only.index.meta.pop("clip_model")
-    text_only.index.meta.pop("captioner")
+    plain = IngestConfig(chunk_seconds=CHUNK, max_segment_seconds=CHUNK)   # no captions, no frame vectors
+    text_only = VideoRAG(tmp_path / "text-only", Config(ingest=plain), asr=rag.asr, embedder=rag.embedder)
+    assert text_only.add([rag.videos]).count("added") == 2
     text_only.config.search.carve = CarveConfig(views=("visual-frame", "text-frame"))
     with pytest.raises(IndexError_, match="none of the views"):
         text_only.search("boil water", method="carve")
+    text_only.config.search.carve = CarveConfig()   # the views it has are used
+    assert path_of(text_only.search("boil water", method="carve")[0]) == "tea.mp4"
 
 
+@rendered
 def test_ask_interleaves_views_and_cites_moments(rag):
     rag.config.search.carve = CarveConfig()
     rag.config.generate = GenerateConfig(backend="openai", frames_per_video=4)
-    evidence = rag._ask_evidence("how long should the tea steep", "carve")
+    evidence = rag.evidence("how long should the tea steep", method="carve")
     assert len(evidence) == 3 and all(e.view for e in evidence)
     content = OpenAIGenerator(GenerateConfig(backend="openai")).messages("q", evidence)[1]["content"]
     texts = [p["text"] for p in content if p["type"] == "text"]

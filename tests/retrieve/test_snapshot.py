@@ -9,6 +9,7 @@ from videorag.config import SearchConfig
 from videorag.embed.hashing import HashingEmbedder
 from videorag.methods import create_method
 from videorag.retrieve import Corpus, Level, Searcher, snapshot
+from videorag.retrieve import build
 from videorag.retrieve.bm25 import BM25
 from videorag.retrieve.ivf import IVF
 
@@ -119,11 +120,11 @@ def test_a_large_level_gets_an_ann_index_and_still_finds_the_answer(tmp_path):
     assert len(outside) and np.all(dense[outside] == dense[rows].min())   # the rest rank below
 
 
-def _spy(from_index, calls):
-    def spied(cls, index, only=None):
+def _spy(corpus_of, calls):
+    def spied(index, only=None):
         calls.append(None if only is None else len(only))
-        return from_index(cls, index, only)
-    return classmethod(spied)
+        return corpus_of(index, only)
+    return spied
 
 
 def test_search_maps_the_snapshot_ingest_saved_and_follows_later_writes(make_rag, short_video, sample_dir,
@@ -133,10 +134,10 @@ def test_search_maps_the_snapshot_ingest_saved_and_follows_later_writes(make_rag
     assert snapshot.fresh(writer.index_dir)
     reader = make_rag(writer.index_dir)                 # another process's view of the same index
     assert reader.search("how long should the tea steep")[0].video_id == writer.search("tea")[0].video_id
-    assert reader._index is None                        # served from the snapshot: LanceDB never opened
+    assert reader.library._index is None                        # served from the snapshot: LanceDB never opened
     bike = copy(sample_dir[0] / "fix-a-flat-bike-tire.mp4", writer.index_dir.parent / "v" / "bike.mp4")
     added = []
-    monkeypatch.setattr(Corpus, "from_index", _spy(Corpus.from_index.__func__, added))
+    monkeypatch.setattr(build, "corpus_of", _spy(build.corpus_of, added))
     writer.add([bike])
     assert added == [1]                                   # the snapshot grew by the one new video
     assert "bike.mp4" in reader.search("find the hole in the inner tube")[0].path

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 from ..config import Config
+from ..console import EXIT_OK, EXIT_PARTIAL, print_answer
 from .corpus import QUESTIONS, SAMPLES
 from .render import render
 
@@ -26,7 +27,6 @@ def make_corpus(folder: Path, show: bool = True) -> list[Path]:
 
 
 def run_demo(folder: Path, config: Config) -> int:
-    from ..cli import EXIT_OK, EXIT_PARTIAL, print_answer
     from ..pipeline import VideoRAG
     from ..where import remember
 

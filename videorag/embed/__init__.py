@@ -53,8 +53,6 @@ def query_backend(config: EmbedConfig) -> str:
 
 def embed_long(embedder: TextEmbedder, texts: list[str]) -> np.ndarray:
     """Embed texts of any length: split each into model-sized pieces, average, re-normalise."""
-    from ..ingest.chunking import split_words
-
     pieces, owner = [], []
     for i, text in enumerate(texts):
         for piece in split_words(text, embedder.max_words):
@@ -69,3 +67,11 @@ def embed_long(embedder: TextEmbedder, texts: list[str]) -> np.ndarray:
 def normalize(vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
     return (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+def split_words(text: str, max_words: int) -> list[str]:
+    """Cut text into pieces of at most `max_words` words (for a model's input window)."""
+    words = text.split()
+    if not words:
+        return [""]
+    return [" ".join(words[i:i + max_words]) for i in range(0, len(words), max_words)]

@@ -1,12 +1,13 @@
 """`videorag eval ...`: retrieval, α sweep, reproduction of the paper's rows, generation, and a
-golden set over a user's own index."""
+golden set over a user's own index. Its arguments and what the handlers (`commands`) share;
+`videorag.eval.dispatch.run` runs a parsed command."""
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..options import CONFIG, add_set_option
 from . import report
 from .datasets import DEFAULT_BENCH
 
@@ -19,51 +20,72 @@ def bench_dir() -> Path:
 
 
 def add_parser(sub) -> None:
+    """`eval` and its subcommands; those that run under a config offer `--set SECTION.FIELD=VALUE`
+    (ablations) beside the config options."""
     parser = sub.add_parser("eval", help="evaluate retrieval and generation (VideoRAG paper's bench)")
     ev = parser.add_subparsers(dest="eval_command", required=True)
+    for add in (_retrieval_args, _sweep_args, _reproduce_args, _generation_args, _index_args, _answers_args,
+                _make_qa_args):
+        add(ev)
+
+
+def _retrieval_args(ev) -> None:
     p = ev.add_parser("retrieval", help="Recall@k (first-gold and any-gold), nDCG, MRR, latency")
-    _corpus_args(p)
     p.add_argument("--method", default="best", help="bm25 | dense | hybrid | best | all")
+    _corpus_args(p, "eval retrieval")
+
+
+def _sweep_args(ev) -> None:
     p = ev.add_parser("sweep", help="hybrid retrieval for α in 0..1, with a plot (the paper's Fig. 4)")
-    _corpus_args(p)
     p.add_argument("--steps", type=int, default=11)
+    _corpus_args(p, "eval sweep")
+
+
+def _reproduce_args(ev) -> None:
     p = ev.add_parser("reproduce", help="score the paper's shipped predictions beside its Table 1")
     p.add_argument("--bench", type=Path, default=None, help="bench folder (default: ../shared/bench/...)")
     _out_args(p)
+
+
+def _generation_args(ev) -> None:
     p = ev.add_parser("generation", help="answer queries and score them (ROUGE-L, BLEU-4, ...)")
-    _corpus_args(p)
     p.add_argument("--method", default="textvideorag", help="naive | textvideorag | oracle | textrag")
-    p.add_argument("--generator", default="extractive", help="extractive | llamacpp | openai")
-    p.add_argument("--model", default=None, help="generator model")
-    p.add_argument("--max-tokens", type=int, default=128, help="answer length cap (tokens)")
     p.add_argument("--documents", type=Path, help="textrag: JSONL {id, text} document corpus")
     p.add_argument("--textrag-retriever", default="bm25", choices=("bm25", "dense"))
     p.add_argument("--judge", default=None, help="G-Eval judge backend (llamacpp | openai)")
     p.add_argument("--judge-model", default=None)
+    _corpus_args(p, "eval generation")
+
+
+def _index_args(ev) -> None:
     p = ev.add_parser("index", help="a golden JSONL set (or V-RAGBench triplets) over your own index")
     p.add_argument("--index", required=True, metavar="DIR")
     p.add_argument("--golden", required=True, type=Path, metavar="FILE")
     p.add_argument("--triplets", action="store_true", help="FILE holds {query, video_id, start, end, answer}")
     p.add_argument("--method", dest="methods", default="textvideorag", metavar="NAME[,NAME...]",
                    help="search method(s), comma-separated: one row each (default %(default)s)")
-    p.add_argument("--visual-alpha", type=float, default=None)
-    p.add_argument("--generator", default=None, help="with --judge: the generator that answers (default extractive)")
-    p.add_argument("--model", default=None, help="the answering generator's model")
-    p.add_argument("--judge", default=None, help="generation pass rate judged by this generator (llamacpp | openai)")
+    p.add_argument("--judge", default=None, help="generation pass rate judged by this generator (llamacpp | openai); "
+                   "--generator answers")
     p.add_argument("--judge-model", default=None)
-    from ..cli import carve_options
-
-    carve_options(p)
+    _config_args(p, "eval index")
     _out_args(p)
+
+
+def _answers_args(ev) -> None:
     p = ev.add_parser("answers", help="a golden answer set over your index: key facts, citations, claims, abstention")
     p.add_argument("--index", required=True, metavar="DIR")
     p.add_argument("--golden", required=True, type=Path, metavar="FILE",
                    help="JSONL {id, question, video, window, answer (key fact; null: no video answers), reference}")
     p.add_argument("--method", default=None, help="search method (default textvideorag)")
-    p.add_argument("--generator", default="extractive", help="extractive | llamacpp | openai")
-    p.add_argument("--model", default=None, help="the generator's model")
+    _config_args(p, "eval answers")
     _out_args(p)
-    _make_qa_args(ev)
+
+
+def _config_args(p, command: str, required: tuple[str, ...] = ()) -> None:
+    """The config options `command` offers (`videorag.options`; `required`: flags it must be given),
+    then `--set`."""
+    CONFIG.add(p, command, required)
+    add_set_option(p)
 
 
 def _make_qa_args(ev) -> None:
@@ -75,10 +97,7 @@ def _make_qa_args(ev) -> None:
                     "triplets (the window: at most 30 s of the chunk holding the answer). A one-line "
                     "summary goes to stderr. Rules: videorag/eval/make_qa.py.")
     p.add_argument("--index", required=True, metavar="DIR")
-    p.add_argument("--generator", required=True,
-                   help="llamacpp | openai (a model; `extractive` cannot write questions)")
-    p.add_argument("--model", default=None, help="generator model (GGUF path or server model name)")
-    p.add_argument("--base-url", default=None, help="openai: server URL (default $OPENAI_BASE_URL)")
+    _config_args(p, "eval make-qa", required=("--generator",))
     p.add_argument("--per-video", type=int, default=3, help="chunks asked per video (default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="which chunks are drawn (default %(default)s)")
     p.add_argument("--out", required=True, metavar="FILE", help="JSONL file to write (overwritten); '-' = stdout")
@@ -94,33 +113,15 @@ def _out_args(p) -> None:
                    help="add BERTScore with this model (path or hub id; '' = bundled MiniLM)")
 
 
-def _corpus_args(p) -> None:
+def _corpus_args(p, command: str) -> None:
+    """The bench corpus (transcripts and queries), the config options, the report."""
     p.add_argument("--transcripts", type=Path, default=None, help="JSONL(.gz) {video_id, text}")
     p.add_argument("--qa", type=Path, default=None, help="a file shaped like wikihow_qa.json")
     p.add_argument("--query-field", default="howto100m_query_text")
-    p.add_argument("--alpha", type=float, default=None, help="dense weight for hybrid / best")
+    _config_args(p, command)
     p.add_argument("--limit", type=int, default=None, help="first N queries only")
     p.add_argument("--cache-dir", type=Path, default=CACHE, help="where transcript embeddings are cached")
     _out_args(p)
-
-
-def run(args, config) -> int:
-    from . import commands
-
-    handler = getattr(commands, "cmd_" + args.eval_command.replace("-", "_"))
-    result = handler(args, config)
-    if args.json:
-        print(json.dumps(strip(result)))
-    return 0
-
-
-def strip(result):
-    """The printed JSON: everything but per-item rows (those go to the report folder)."""
-    if isinstance(result, list):
-        return [strip(r) for r in result]
-    if isinstance(result, dict):
-        return {k: strip(v) for k, v in result.items() if k != "per_item"}
-    return result
 
 
 def load_corpus(args):

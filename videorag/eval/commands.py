@@ -24,8 +24,6 @@ class BenchRanker:
         from ..retrieve import Searcher
 
         self.config = config
-        if args.alpha is not None:
-            config.search.best.alpha = args.alpha
         embedder = create_embedder(config.embed)
         start = time.perf_counter()
         corpus = transcript_corpus(transcripts, embedder, TranscriptCorpusConfig(), args.cache_dir,
@@ -53,8 +51,8 @@ def cmd_retrieval(args, config):
     methods = list(BENCH_METHODS) if args.method == "all" else args.method.split(",")
     results = [evaluate_retrieval(items, bench.ranker(m), m, show_progress=config.show_progress)
                for m in methods]
-    for r in results:
-        r["alpha"] = config.search.best.alpha
+    for m, r in zip(methods, results):
+        r["alpha"] = config.search.fusion_alpha(m)
     write_report(args, "retrieval", [("Retrieval (first-gold Recall is the paper's definition)",
                                       report.retrieval_table(results)), ("Indexing", bench.timing())],
                  {"results": results})
@@ -66,7 +64,7 @@ def cmd_sweep(args, config):
     bench = BenchRanker(args, config, transcripts)
     sweep = []
     for alpha in np.linspace(0.0, 1.0, args.steps):
-        config.search.best.alpha = float(alpha)
+        config.search.alpha = float(alpha)
         r = evaluate_retrieval(items, bench.ranker("hybrid"), f"hybrid α={alpha:.1f}")
         r["alpha"] = round(float(alpha), 3)
         sweep.append(r)
@@ -123,7 +121,6 @@ def cmd_generation(args, config):
     from ..generate import create_generator
 
     transcripts, items = load_corpus(args)
-    config.generate.backend, config.generate.model = args.generator, args.model
     generator = create_generator(config.generate)
     judge = None
     if args.judge:
@@ -133,7 +130,7 @@ def cmd_generation(args, config):
         judge = judge_gen.complete
     result = evaluate_generation(items, _context(args, config, transcripts), generator, args.method,
                                  args.bertscore_model, judge, show_progress=config.show_progress)
-    write_report(args, f"generation-{args.method}-{args.generator}",
+    write_report(args, f"generation-{args.method}-{config.generate.backend}",
                  [("Generation", report.generation_table([result])),
                   ("Notes", "\n".join(report.notes([result])) or "–")], {"result": result})
     return result
@@ -187,7 +184,7 @@ def evaluate_index(rag, items, method: str, k: int = 10, show_progress: bool = F
     result = evaluate_retrieval(items, rank, method, k=k, show_progress=show_progress)
     runs = [moments[it.qid] for it in windowed]
     scores = (metrics.moment_scores(windowed, [hits[it.qid] for it in windowed], runs)
-              + chunk_scores(windowed, runs, float(rag.index.meta.get("chunk_seconds", 120.0))))
+              + chunk_scores(windowed, runs, rag.searcher().corpus.chunk_seconds))
     result.update({s.name: round(s.value, 4) for s in scores}, n_windows=len(windowed),
                   stages_ms=_percentiles(stages))
     rows = {row["qid"]: row for row in result["per_item"]}
@@ -238,15 +235,14 @@ def cmd_answers(args, config):
     items = [json.loads(line) for line in args.golden.read_text().splitlines() if line.strip()]
     if not items:
         raise ConfigError(f"{args.golden} holds no questions", "one JSON object a line: {id, question, video, window, answer}")
-    config.generate.backend, config.generate.model = args.generator, args.model
     rag = VideoRAG(args.index, config)
     answers, first, whole = answer_all(rag, items, args.method, config.show_progress)
     threshold = config.generate.verify.threshold
-    result = {**score_answers(items, answers, threshold), "generator": args.generator, "method": args.method,
+    result = {**score_answers(items, answers, threshold), "generator": config.generate.backend, "method": args.method,
               "by_split": by_group(items, answers, "split", threshold),
               "by_kind": by_group(items, answers, "kind", threshold),
               "first_piece_ms": _ms(first), "answer_ms": _ms(whole), "answers": answers}
-    write_report(args, f"answers-{args.generator}", [("Answers", report.answers_table(result))], {"result": result})
+    write_report(args, f"answers-{config.generate.backend}", [("Answers", report.answers_table(result))], {"result": result})
     return result
 
 

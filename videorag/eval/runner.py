@@ -9,7 +9,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..generate import Evidence
-from ..pipeline import excerpt
+from ..methods.evidence import excerpt
 from ..retrieve.text import tokenize
 from ..types import Hit, Segment
 from ..verify.claims import without_markers

@@ -6,8 +6,25 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..config import override
 from ..errors import ConfigError
+from ..options import OptionTable, option
 from .train import LOSSES, TrainConfig
+
+FINETUNE = ("finetune",)
+TRAIN = OptionTable("train_options", lambda: TrainConfig, (
+    option("--loss", "loss", "gcl, or the scl baseline (same-video pairs as negatives) (default {default})",
+           FINETUNE, choices=LOSSES),
+    option("--epochs", "epochs", "passes over the training pairs (default {default})", FINETUNE, type=int),
+    option("--batch-size", "batch_size", "pairs per batch (default {default})", FINETUNE, type=int),
+    option("--pairs-per-group", "pairs_per_group", "pairs of one video in a batch (default {default})", FINETUNE,
+           type=int),
+    option("--max-steps", "max_steps", "stop after this many steps (default: every epoch)", FINETUNE, type=int),
+    option("--lr", "lr", "learning rate (default {default})", FINETUNE, type=float),
+    option("--temperature", "temperature", "contrastive loss temperature (default {default})", FINETUNE,
+           type=float),
+    option("--seed", "seed", "shuffling and the held-out split (default {default})", FINETUNE, type=int),
+))
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -21,29 +38,20 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, required=True, metavar="FOLDER",
                    help="where the fine-tuned model goes (then: --embed-model FOLDER)")
     p.add_argument("--base-model", default=None, help="model to start from (default: bundled all-MiniLM-L6-v2)")
-    p.add_argument("--loss", choices=LOSSES, default=TrainConfig.loss,
-                   help="gcl, or the scl baseline (same-video pairs as negatives)")
-    p.add_argument("--epochs", type=int, default=TrainConfig.epochs)
-    p.add_argument("--batch-size", type=int, default=TrainConfig.batch_size, help="pairs per batch")
-    p.add_argument("--pairs-per-group", type=int, default=TrainConfig.pairs_per_group)
-    p.add_argument("--max-steps", type=int, default=None, help="stop after this many steps")
-    p.add_argument("--lr", type=float, default=TrainConfig.lr)
-    p.add_argument("--temperature", type=float, default=TrainConfig.temperature)
+    TRAIN.add(p, "finetune")
     p.add_argument("--held-out-fraction", type=float, default=0.2,
                    help="share of videos (--qa) or queries (--bench) kept out of training")
-    p.add_argument("--seed", type=int, default=0)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     return p
 
 
 def train_config(args) -> TrainConfig:
-    return TrainConfig(epochs=args.epochs, batch_size=args.batch_size, pairs_per_group=args.pairs_per_group,
-                       lr=args.lr, temperature=args.temperature, max_steps=args.max_steps, seed=args.seed,
-                       loss=args.loss)
+    """The training settings: `TrainConfig`'s defaults and the options given."""
+    return override(TrainConfig(), TRAIN.given(args))
 
 
-def load_pairs(args) -> tuple[list, list]:
-    """(train, held-out) pairs from the chosen source; the split is video-disjoint."""
+def load_pairs(args, seed: int) -> tuple[list, list]:
+    """(train, held-out) pairs from the chosen source; the split (drawn by `seed`) is video-disjoint."""
     from . import data
 
     if args.bench:
@@ -52,7 +60,7 @@ def load_pairs(args) -> tuple[list, list]:
 
         transcripts = load_transcripts(bench_dir() / "transcripts.jsonl.gz")
         train, held = data.split_queries(load_wikihow_qa(bench_dir() / "wikihow_qa.json"),
-                                         args.held_out_fraction, args.seed)
+                                         args.held_out_fraction, seed)
         return data.bench_pairs(transcripts, train), data.bench_pairs(transcripts, held) if held else []
     from ..eval.datasets import load_golden_jsonl
     from ..index import VideoIndex
@@ -60,7 +68,7 @@ def load_pairs(args) -> tuple[list, list]:
     if not args.qa.is_file():
         raise ConfigError(f"golden file {args.qa} not found", "pass --qa FILE.jsonl")
     pairs = data.index_pairs(VideoIndex.open(args.index), load_golden_jsonl(args.qa))
-    return data.split_by_group(pairs, args.held_out_fraction, args.seed)
+    return data.split_by_group(pairs, args.held_out_fraction, seed)
 
 
 def _similarity(name: str, before: dict | None, after: dict | None) -> str:
@@ -76,7 +84,7 @@ def run(args, config) -> int:
     from .train import finetune
 
     cfg = train_config(args)
-    train, held = load_pairs(args)
+    train, held = load_pairs(args, cfg.seed)
     print(f"train: {len(group_pairs(train))} videos, {len(train)} pairs; held out: "
           f"{len(group_pairs(held)) if held else 0} videos", file=sys.stderr)
     report = finetune(train, args.out, args.base_model or config.embed.model, cfg, held_out=held,

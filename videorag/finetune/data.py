@@ -70,7 +70,7 @@ def index_pairs(index, items, kinds: tuple[str, ...] = ("segment", "chunk")) -> 
 def bench_pairs(transcripts: dict[str, str], items, piece_words: int = 128,
                 max_pieces: int = 4) -> list[Pair]:
     """Pairs from transcripts and QA items: the first `max_pieces` pieces of each relevant video."""
-    from ..ingest.chunking import split_words
+    from ..embed import split_words
 
     pairs = []
     for item in items:

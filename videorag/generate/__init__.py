@@ -17,7 +17,7 @@ BACKENDS = Registry("generator", {
     "extractive": "videorag.generate.extractive:ExtractiveGenerator",
     "openai": "videorag.generate.openai:OpenAIGenerator",
     "llamacpp": "videorag.generate.llamacpp:LlamaCppGenerator",
-})
+}, traits={"openai": ("reads-images",)})
 
 
 @dataclass

@@ -54,3 +54,12 @@ def check_embedder(path, meta: dict, model_name: str, dim: int, fingerprint: str
             f"index {path} was built with another model named {model_name!r} "
             f"(weights fingerprint {known[:12]}, this one {fingerprint[:12]})",
             "point --embed-model at the folder the index was built with, or index into a new directory")
+
+
+def check_visual(path, meta: dict, model_name: str, dim: int) -> None:
+    """Refuse another frame embedder than the one that made the index's frame vectors."""
+    if (model_name, int(dim)) != (meta.get("visual_model"), meta.get("visual_dim")):
+        raise IndexError_(
+            f"index {path} holds frame embeddings of {meta.get('visual_model')!r} "
+            f"(dim {meta.get('visual_dim')}), not {model_name!r} (dim {dim})",
+            f"use --visual-model {meta.get('visual_spec')!r}, or index into a new directory")

@@ -34,9 +34,3 @@ def window_chunks(segments: list[Segment], seconds: float, duration: float) -> l
             for k, texts in sorted(groups.items())]
 
 
-def split_words(text: str, max_words: int) -> list[str]:
-    """Cut text into pieces of at most `max_words` words (for a model's input window)."""
-    words = text.split()
-    if not words:
-        return [""]
-    return [" ".join(words[i:i + max_words]) for i in range(0, len(words), max_words)]

@@ -30,10 +30,8 @@ METHODS = Registry("retrieval method", {
     "videorag-vt": "videorag.methods.visual:VisualText",
     "rag-adapter": "videorag.methods.rag_adapter:RAGAdapter",
     "carve": "videorag.methods.carve:Carve",
-})
-
-VISUAL = ("videorag-v", "videorag-vt", "rag-adapter", "carve")   # methods that use frame embeddings
-OPTIONAL_VISUAL = ("rag-adapter", "carve")   # ... when the index has them
+}, traits={"videorag-v": ("needs-frames",), "videorag-vt": ("needs-frames",),
+           "rag-adapter": ("uses-frames", "uses-captions"), "carve": ("uses-frames", "uses-captions")})
 
 
 def create_method(name: str, config: SearchConfig | None = None, judged: bool = False) -> Method:

@@ -26,10 +26,10 @@ class Best:
         self.config = config
 
     def first_stage(self, qc) -> np.ndarray:
-        cfg, c = self.config.best, qc.corpus
-        scores = alpha_fuse(dense_videos(qc), lexical_videos(qc, cfg.bigram_weight), cfg.alpha)
+        cfg, c, alpha = self.config.best, qc.corpus, self.config.fusion_alpha(Best.name)
+        scores = alpha_fuse(dense_videos(qc), lexical_videos(qc, cfg.bigram_weight), alpha)
         if cfg.evidence_weight and len(c.segments):
-            evidence = best_items(qc, c.segments, len(c.video_ids), cfg.alpha, self.config.max_correction)
+            evidence = best_items(qc, c.segments, len(c.video_ids), alpha, self.config.max_correction)
             scores = scores + cfg.evidence_weight * evidence
         return scores
 

@@ -33,11 +33,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..config import RerankConfig, SearchConfig
+from ..config import TEXT_VIEWS, RerankConfig, SearchConfig
 from ..errors import IndexError_
-from ..retrieve.base import TEXT_VIEWS, Candidate, Ranking
+from ..rerank import moment_reranker_for, shared_reranker
+from ..retrieve.base import Candidate, Ranking
 from ..retrieve.moments import text_moments
-from ..rerank import shared_reranker
+from ..types import Segment
 
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="videorag-carve")
 
@@ -90,6 +91,24 @@ class Carve:
         """The `k` best chunks across the collection, each in its winning view, with the moment
         inside it that the answer cites (for generation)."""
         return [(c, moment(qc, c)) for c in self.chunks(qc)[:k]]
+
+    def evidence(self, request) -> list:
+        """The best chunks across the collection, in rank order, each in its winning view — its
+        keyframes for a visual view (frames for generators that read images), its text else;
+        each cites the moment inside the chunk."""
+        from ..generate import Evidence
+        from .evidence import segments_of
+
+        qc, searcher, out = request.context(), request.searcher, []
+        for chunk, found in self.interleaved(qc, self.config.carve.generate_chunks):
+            hit = searcher.hit(found, found.score)
+            segments = [s for s in segments_of(searcher.corpus, chunk.video) if chunk.start <= s.start < chunk.end]
+            if chunk.source == "text-frame":
+                segments = [Segment(chunk.start, chunk.end, chunk.text)]
+            frames = [f for t in chunk.frames if (f := request.frames.store.frame_near(hit.video_id, t)) is not None] \
+                if chunk.source not in TEXT_VIEWS and request.frames is not None else []
+            out.append(Evidence(hit, segments, frames, view=chunk.source))
+        return out
 
 
 def pool(qc, views, names: list[str], k: int) -> list[Candidate]:
@@ -187,7 +206,8 @@ def moment(qc, chunk: Candidate) -> Candidate:
 
 
 def _text_moments(qc, video: int) -> list[Candidate]:
-    return qc.memo(("carve-moments", video), lambda: text_moments(qc, video))
+    return qc.memo(("carve-moments", video),
+                   lambda: text_moments(qc, video, reranker=moment_reranker_for(qc.config)))
 
 
 def _segment_at(qc, video: int, t: float) -> tuple[float, float, str]:

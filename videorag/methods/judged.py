@@ -160,7 +160,7 @@ def on_screen(qc, video: int, around: float = SCREEN_SECONDS):
     either side ("" when the index has no captions): a slide that changes with the step says
     something about it; a title card or a chapter's heading that stays up across many steps names
     their topic, which the judge would take for an answer."""
-    captions = qc.corpus.captions if qc.corpus.source is not None else None
+    captions = qc.corpus.captions
     if captions is None:
         return lambda a, b: ""
     from ..caption.base import seen

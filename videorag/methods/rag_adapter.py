@@ -80,8 +80,23 @@ class RAGAdapter:
         return times, sorted(lo + int(i) for i in np.argsort(-relevance, kind="stable")[:SUBTITLES])
 
 
+    def evidence(self, request) -> list:
+        """Per hit: its K frames in time order and the 10 transcript lines most relevant to the
+        question (one query context for all hits: the videos are not ranked again)."""
+        from ..generate import Evidence
+        from .evidence import segments_of
+
+        qc, corpus, out = request.context(), request.searcher.corpus, []
+        for hit in request.hits():
+            video = corpus.video_ids.index(hit.video_id)
+            times, rows = self.generation_evidence(qc, video)
+            frames = request.frames.at(hit.video_id, times) if request.frames is not None else []
+            out.append(Evidence(hit, segments_of(corpus, video, rows), frames))
+        return out
+
+
 def _has_frames(qc) -> bool:
-    return qc.searcher.visual is not None and qc.corpus.visual is not None
+    return qc.corpus.frames is not None and qc.corpus.visual is not None
 
 
 class _FrameView:
@@ -93,7 +108,7 @@ class _FrameView:
         self.caption_rows = captions.span(video) if captions is not None else (0, 0)
         self.frame_times, self.frame_vectors = np.zeros(0), None
         if _has_frames(qc):
-            self.frame_times, self.frame_vectors = qc.searcher.index.frame_vectors(qc.corpus.video_ids[video])
+            self.frame_times, self.frame_vectors = qc.corpus.frames.of(video)
 
     def signals(self):
         """(first, second): each (times, scores, source name)."""

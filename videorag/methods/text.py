@@ -6,18 +6,21 @@ from __future__ import annotations
 import numpy as np
 
 from ..config import SearchConfig
+from ..rerank import moment_reranker_for
 from ..retrieve.base import Ranking
 from ..retrieve.fusion import alpha_fuse, minmax, rrf_fuse
 from ..retrieve.moments import text_moments
 
 
 def ranking(qc, videos: np.ndarray) -> Ranking:
-    return Ranking(videos, lambda v: text_moments(qc, v))
+    reranker = moment_reranker_for(qc.config)
+    return Ranking(videos, lambda v: text_moments(qc, v, reranker=reranker))
 
 
 class TextVideoRAG:
     """Per level (segment, chunk, whole video): α-fused dense + BM25 (or RRF); a video's score
-    is the weighted sum of its best item at each level."""
+    is the weighted sum of its best item at each level. α: `SearchConfig.fusion_alpha` (also for
+    the methods built on this one, e.g. videorag-vt)."""
 
     name = "textvideorag"
 
@@ -34,10 +37,10 @@ class TextVideoRAG:
     def level_scores(self, qc, level, n: int) -> np.ndarray:
         """Each video's best fused item at one level, corrected for its number of items
         (`max_correction` × the fused scores' standard deviation × `Level.chances`)."""
-        cfg = self.config
+        cfg, alpha = self.config, self.config.fusion_alpha(TextVideoRAG.name)
         if cfg.fusion == "alpha":
-            return best_items(qc, level, n, cfg.alpha, cfg.max_correction)
-        fused = rrf_fuse(qc.dense(level), qc.lexical(level), cfg.candidates, cfg.rrf_k, cfg.alpha)
+            return best_items(qc, level, n, alpha, cfg.max_correction)
+        fused = rrf_fuse(qc.dense(level), qc.lexical(level), cfg.candidates, cfg.rrf_k, alpha)
         return level.per_video_max(fused, n, cfg.max_correction * float(fused.std()))
 
     def rank(self, qc) -> Ranking:
@@ -115,5 +118,5 @@ class HybridMethod(BM25Method):
     name = "hybrid"
 
     def rank(self, qc) -> Ranking:
-        a = self.config.best.alpha
+        a = self.config.fusion_alpha(HybridMethod.name)
         return ranking(qc, a * minmax(dense_videos(qc)) + (1 - a) * minmax(lexical_videos(qc)))

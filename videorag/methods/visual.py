@@ -21,8 +21,8 @@ def visual_scores(qc) -> np.ndarray:
 
 def frame_moment(qc, video: int) -> list[Candidate]:
     """The segment around the video's best-matching frame (the frame's second without text)."""
-    index = qc.searcher.index
-    times, vectors = index.frame_vectors(qc.corpus.video_ids[video]) if index is not None else ([], None)
+    frames = qc.corpus.frames
+    times, vectors = frames.of(video) if frames is not None else ([], None)
     if not len(times):
         return []
     i = int(np.argmax(vectors @ qc.visual_vector()))

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..config import RerankConfig
-from ..retrieve.base import VISUAL_VIEWS, Candidate
+from ..config import VISUAL_VIEWS, RerankConfig
+from ..retrieve.base import Candidate
 from ..retrieve.fusion import minmax
 
 
@@ -25,6 +25,7 @@ class ScoringReranker:
     """Base of the scoring backends (`e5`, `cross-encoder`, `llm`)."""
 
     name = "scoring"
+    kind = "scoring reranker"   # its registry's kind (`videorag.rerank.SCORING`)
     modalities: frozenset[str] = frozenset({"text"})
     calibrated = False   # True: scores are probabilities in [0, 1], comparable across queries (the judge)
 

@@ -52,9 +52,14 @@ def mmr(scores: np.ndarray, vectors: np.ndarray, k: int, theta: float) -> list[i
 
 class DualMMR:
     """`rerank(qc, candidates)` → K candidates, MMR order. `vectors(candidates)` gives the unit
-    vectors whose cosine measures redundancy (frame embeddings, else caption embeddings)."""
+    vectors whose cosine measures redundancy (frame embeddings, else caption embeddings).
+
+    A selecting reranker (`videorag.rerank.SELECTORS`), not a scoring one: it fuses several
+    retrievers' lists and keeps K of them, so it is built by the method that has those vectors
+    (`rag-adapter`), never by `create_reranker`."""
 
     name = "dual-mmr"
+    kind = "selecting reranker"   # its registry's kind (`videorag.rerank.SELECTING`)
 
     def __init__(self, k: int = 10, theta: float = 0.7,
                  vectors: Callable[[list[Candidate]], np.ndarray] | None = None):

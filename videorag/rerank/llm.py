@@ -85,7 +85,10 @@ class LLMReranker(ScoringReranker):
             raise ConfigError(f"the `llm` reranker judges through {', '.join(JUDGES)}, "
                               f"got generator {self.config.generator!r}",
                               "set the judge's backend (--judge-server URL for a server) to one of them")
-        self.modalities = frozenset({"text", "visual"} if self.config.generator == "openai" else {"text"})
+        from ..generate import BACKENDS
+
+        self.modalities = frozenset({"text", "visual"} if "reads-images" in BACKENDS.traits(self.config.generator)
+                                    else {"text"})
         self._lock = threading.Lock()
         self._backend = None   # built on first use
         self._memo: OrderedDict[tuple, float] = OrderedDict()
@@ -169,7 +172,7 @@ def _jpegs(qc, candidate: Candidate) -> list[bytes]:
     video_id = qc.corpus.video_ids[candidate.video]
     frames = {}
     for t in candidate.frames[:MAX_FRAMES]:
-        frame = qc.searcher.index.frame_near(video_id, t)
+        frame = qc.searcher.frames.frame_near(video_id, t) if qc.searcher.frames is not None else None
         if frame is not None:
             frames.setdefault(frame.t, frame.jpeg)
     return list(frames.values())

@@ -25,9 +25,6 @@ class Query:
     question: str | None = None   # another phrasing of the same need (e.g. WikiHowQA's "How To …")
 
 
-TEXT_VIEWS = ("text-clip", "text-frame")        # CARVE's views of a chunk: its transcript, its
-VISUAL_VIEWS = ("visual-frame", "visual-clip")  # keyframes' captions, its keyframes, the clip
-VIEWS = TEXT_VIEWS + VISUAL_VIEWS
 
 
 @dataclass(frozen=True)
@@ -54,8 +51,10 @@ class Ranking:
 
 
 class Method(Protocol):
-    """Required: `name` and `rank`. A method is built from a `SearchConfig` and holds no
-    per-query state, so one instance serves concurrent queries."""
+    """Required: `name` and `rank`. Optional: `evidence(request) -> list[Evidence]`, what the
+    generator reads for a question (`videorag.methods.evidence`; default: an excerpt around each
+    best video's moment). A method is built from a `SearchConfig` and holds no per-query state,
+    so one instance serves concurrent queries; it reads only the query context's corpus."""
 
     name: str
 

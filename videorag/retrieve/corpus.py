@@ -1,10 +1,10 @@
 """Search corpus: three levels of text units (segment, chunk, whole video), each with embeddings,
 a BM25 model and, on large levels, an ANN index; items grouped by video so per-video maxima are
-one reduce. Built from the index (`Corpus.from_index`) or memory-mapped from its search snapshot
-(`videorag.retrieve.snapshot`)."""
+one reduce. Built from the index (`videorag.retrieve.build`) or memory-mapped from its search
+snapshot (`videorag.retrieve.snapshot`)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -13,6 +13,8 @@ import numpy as np
 from . import ivf
 from .bm25 import BM25
 from .text import bigrams
+from .views import DEFAULT_CHUNK_SECONDS, ChunkViews
+from .views import build as build_views
 
 
 @dataclass
@@ -102,82 +104,59 @@ class Level:
 
 
 @dataclass
+class FrameVectors:
+    """Every sampled frame's vector (the visual embedder's space), sorted by video then time."""
+
+    owner: np.ndarray    # (frames,) int32 row in Corpus.video_ids
+    times: np.ndarray    # (frames,) float64 seconds
+    vectors: np.ndarray  # (frames, visual dim) float32
+
+    def of(self, video: int) -> tuple[np.ndarray, np.ndarray]:
+        """(times, vectors) of one video's frames, in time order."""
+        lo, hi = np.searchsorted(self.owner, np.array([video, video + 1], self.owner.dtype))
+        return self.times[lo:hi], self.vectors[lo:hi]
+
+
+@dataclass
 class Corpus:
+    """Everything a search reads: the text levels, and what the index has beyond transcripts —
+    frame captions (a level), frame vectors, each video's frame-based vector, CARVE's chunk views.
+    Built from the index by `videorag.retrieve.build` when the snapshot is saved; searching needs
+    nothing else (frame images come from a `FrameStore`, only for generators and judges that
+    read them)."""
+
     video_ids: list[str]
     paths: list[str]
     segments: Level
     chunks: Level
     videos: Level
-    visual: np.ndarray | None = None  # (videos, visual dim) frame-based vectors; zero rows = none
-    opener: Callable | None = None    # opens the VideoIndex it was read from (frames, captions)
+    visual: np.ndarray | None = None    # (videos, visual dim) frame-based vectors; zero rows = none
+    captions: Level | None = None       # frame captions (time = the frame's), None without a captioner
+    frames: FrameVectors | None = None  # frame vectors, None without a visual backend
+    views: ChunkViews | None = None     # CARVE's chunk views, None: the transcript view built on first use
+    chunk_seconds: float = DEFAULT_CHUNK_SECONDS
 
     @cached_property
-    def source(self):
-        """The VideoIndex (opened on first use), None for a corpus without one."""
-        return self.opener() if self.opener is not None else None
+    def chunk_views(self) -> ChunkViews:
+        """CARVE's chunks and their views: those saved with the corpus, else the transcript view
+        of its chunk level (no index read)."""
+        if self.views is not None:
+            return self.views
+        return build_views(self, {"chunk_seconds": self.chunk_seconds})
 
-    @cached_property
-    def captions(self) -> Level | None:
-        """Frame captions of every video as a level (time = the frame's), loaded on first use;
-        None when the index holds none."""
-        if self.source is None or not getattr(self.source, "has_captions", False):
-            return None
-        table = self.source.captions()
-        row = {v: i for i, v in enumerate(self.video_ids)}
-        keep = [i for i, v in enumerate(table["video_id"].to_pylist()) if v in row]
-        table = table.take(keep)
-        owner = np.asarray([row[v] for v in table["video_id"].to_pylist()], np.int32)
-        times = table["t"].to_numpy()
-        return Level.build(owner, times, times, table["text"].to_pylist(),
-                           _vectors(table["vector"], self.segments.vectors.shape[1]))
-
-    @cached_property
-    def chunk_views(self):
-        """CARVE's chunks and their views (`videorag.retrieve.views`), built on first use."""
-        from .views import build
-
-        return build(self, self.source)
+    @property
+    def text_only(self) -> bool:
+        """Whether the corpus holds transcripts alone (no captions, frames or visual views)."""
+        return self.captions is None and self.frames is None and self.visual is None and (
+            self.views is None or set(self.views.views) <= {"text-clip"})
 
     def extended(self, other: "Corpus") -> "Corpus":
-        """This corpus followed by `other`'s videos (an ingest's additions; text levels only:
-        an index with frame vectors is read anew, its known videos' vectors may have changed)."""
+        """This corpus followed by `other`'s videos (an ingest's additions). Both must be
+        transcripts alone: a corpus with frames is built anew (a known video's vectors change
+        when the frame selector is trained)."""
+        if not (self.text_only and other.text_only):
+            raise ValueError("only a transcript corpus can be extended")
         first = len(self.video_ids)
         return Corpus(list(self.video_ids) + list(other.video_ids), list(self.paths) + list(other.paths),
                       self.segments.extended(other.segments, first), self.chunks.extended(other.chunks, first),
-                      self.videos.extended(other.videos, first), None, self.opener)
-
-    @classmethod
-    def from_index(cls, index, only: set[str] | None = None) -> "Corpus":
-        """The corpus of every indexed video, or of the videos in `only`."""
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        videos = index.videos(["video_id", "path", "duration", "text", "vector"])
-        if only is not None:
-            videos = videos.filter(pc.is_in(videos["video_id"], value_set=pa.array(sorted(only), pa.string())))
-        ids = videos["video_id"].to_pylist()
-        row = {v: i for i, v in enumerate(ids)}
-        units = index.units(set(ids))  # the videos of this read only (an ingest may be committing)
-        levels = {}
-        for kind in ("segment", "chunk"):
-            part = units.filter(pc.equal(units["kind"], kind)) if units.num_rows else units
-            owner = np.asarray([row[v] for v in part["video_id"].to_pylist()], np.int32)
-            vectors = _vectors(part["vector"], index.meta["dim"])
-            levels[kind] = Level.build(owner, part["start"].to_numpy(), part["end"].to_numpy(),
-                                       part["text"].to_pylist(), vectors)
-        whole = Level.build(np.arange(len(ids), dtype=np.int32), np.zeros(len(ids)),
-                            videos["duration"].to_numpy(), videos["text"].to_pylist(),
-                            _vectors(videos["vector"], index.meta["dim"]))
-        visual = None
-        if index.has_visual:
-            vectors = index.visual_vectors(set(ids))
-            visual = np.zeros((len(ids), index.meta["visual_dim"]), np.float32)
-            for video_id, vector in vectors.items():
-                visual[row[video_id]] = vector
-        return cls(ids, videos["path"].to_pylist(), levels["segment"], levels["chunk"], whole, visual,
-                   lambda: index)
-
-
-def _vectors(column, dim: int) -> np.ndarray:
-    flat = column.combine_chunks().flatten().to_numpy(zero_copy_only=False) if len(column) else np.zeros(0)
-    return np.asarray(flat, np.float32).reshape(-1, dim)
+                      self.videos.extended(other.videos, first), chunk_seconds=self.chunk_seconds)

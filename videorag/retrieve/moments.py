@@ -16,6 +16,8 @@ nearly as well, up to `max_seconds`; the next moments are the next peaks outside
 """
 from __future__ import annotations
 
+from typing import Protocol
+
 import numpy as np
 
 from ..config import MomentConfig
@@ -23,8 +25,17 @@ from .base import Candidate
 from .fusion import minmax
 
 
-def text_moments(qc, video: int, source: str = "text") -> list[Candidate]:
-    """The video's moments for the query, best first, scores in [0, 1] (1 = the best)."""
+class MomentReranker(Protocol):
+    """What rescores a video's moments: a scoring reranker (`videorag.rerank`), given by the
+    method that calls `text_moments` (retrieval does not reach up into reranking)."""
+
+    def rerank(self, qc, candidates: list[Candidate]) -> list[Candidate]: ...
+
+
+def text_moments(qc, video: int, source: str = "text", reranker: MomentReranker | None = None) -> list[Candidate]:
+    """The video's moments for the query, best first, scores in [0, 1] (1 = the best); rescored
+    by `reranker` when one is given (the one `MomentConfig.reranker` names:
+    `videorag.rerank.moment_reranker_for(config)`)."""
     cfg, level = qc.config.moments, qc.corpus.segments
     lo, hi = level.span(video)
     if lo == hi:
@@ -32,13 +43,7 @@ def text_moments(qc, video: int, source: str = "text") -> list[Candidate]:
     specific, plain = own_relevance(qc, video, lo, hi, cfg)
     scores = minmax(with_context(specific, cfg.context_weight)) if hi - lo > 1 else np.ones(1)
     found = peaks(scores, plain, level.starts[lo:hi], level.ends[lo:hi], _Span(level.texts, lo), video, cfg, source)
-    if cfg.reranker:
-        from ..rerank import moment_reranker
-
-        shared = qc.config.carve.reranker   # the model behind --rerank (--rerank-model, --rerank-generator)
-        found = moment_reranker(cfg.reranker, cfg.reranker_weight, shared.model, shared.generator,
-                                shared.base_url).rerank(qc, found)
-    return found
+    return reranker.rerank(qc, found) if reranker is not None else found
 
 
 def segment_relevance(qc, video: int, lo: int, hi: int, cfg: MomentConfig) -> np.ndarray:

@@ -3,6 +3,7 @@ turns that ranking into hits — one per video (pointing at its best moment) or 
 across the collection. Used by `search`, `ask`, the service and `videorag eval` alike."""
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 import numpy as np
@@ -89,18 +90,27 @@ class QueryContext:
 
 
 class Searcher:
-    """Ranks a corpus with any registered method. Holds no per-query state: safe to share."""
+    """Ranks a corpus with any registered method. Holds no per-query state: safe to share.
 
-    def __init__(self, corpus: Corpus, embedder, visual=None, index=None):
+    `visual` is the frame embedder (or a function that makes it on first use: text methods
+    never load it); `frames` the `FrameStore` of frame images, for judges that read them."""
+
+    def __init__(self, corpus: Corpus, embedder, visual=None, frames=None):
         self.corpus = corpus
         self.embedder = embedder
-        self.visual = visual
-        self._index = index
+        self.frames = frames
+        self._visual = visual
+        self._made = not callable(visual) or hasattr(visual, "embed_texts")
+        self._lock = threading.Lock()
 
     @property
-    def index(self):
-        """The VideoIndex behind the corpus (opened on first use when the corpus is a snapshot)."""
-        return self._index if self._index is not None else self.corpus.source
+    def visual(self):
+        """The frame embedder (made on first use when given as a factory), None without one."""
+        if not self._made:
+            with self._lock:
+                if not self._made:
+                    self._visual, self._made = self._visual(), True
+        return self._visual
 
     def context(self, query: Query | str, config: SearchConfig) -> QueryContext:
         return QueryContext(self, Query(query) if isinstance(query, str) else query, config)

@@ -4,8 +4,11 @@ arrays, so opening an index costs no work proportional to its size and needs no 
 Layout (under the index directory, or for an index on S3 under its local cache folder:
 `location.local`): `search/CURRENT` names the live snapshot folder; in it `manifest.json` (the index
 change token it was made at, video ids and paths, per level its size and ANN index) and, per
-level (segment, chunk, video), `.npy` arrays: times, owners, unit vectors, texts (UTF-8 blob +
-offsets), BM25 postings (`BM25.arrays`) and, past `ann_min_rows`, an IVF index (`ivf.IVF`).
+level (segment, chunk, video, and caption when the index has frame captions), `.npy` arrays:
+times, owners, unit vectors, texts (UTF-8 blob + offsets), BM25 postings (`BM25.arrays`) and, past
+`ann_min_rows`, an IVF index (`ivf.IVF`); the frame vectors and each video's visual vector (an
+index with a visual backend); CARVE's chunk views (`views.*`, `view.NAME.*`). A search reads
+nothing else — no LanceDB on the query path.
 
 A snapshot is fresh while the index's change marker (`.changed`, replaced by every write) holds
 the token it was made at (and this version's format and tokeniser made it). Ingest and `videorag optimize` write a new one; a search that finds it
@@ -27,15 +30,17 @@ import numpy as np
 from ..index.location import locate
 from ..index.meta import CHANGED_FILE
 from .bm25 import ARRAYS, BM25
-from .corpus import Corpus, Level
+from .corpus import Corpus, FrameVectors, Level
 from .ivf import IVF, InRowOrder
+from .views import ChunkViews, NoFrames, View
 from .text import ANALYZER
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1
+FORMAT = 2
 FOLDER = "search"
 LEVELS = ("segment", "chunk", "video")
+FRAME_ARRAYS = ("owner", "times", "vectors")
 
 
 def token(index) -> str:
@@ -87,21 +92,25 @@ def manifest(index) -> dict | None:
     return {**found, "folder": str(folder)} if current else None
 
 
-def load(index, fresh_token: str, opener=None) -> Corpus | None:
-    """The snapshot's corpus when it was made at `fresh_token`, else None. `opener()` opens the
-    index for what the snapshot does not hold (frames, captions, visual views)."""
+def load(index, fresh_token: str) -> Corpus | None:
+    """The snapshot's corpus when it was made at `fresh_token`, else None."""
     found = manifest(index)
     if found is None or found["token"] != fresh_token:
         return None
     folder = Path(found["folder"])
     try:
-        levels = {name: _load_level(folder, name, found["levels"][name]) for name in LEVELS}
+        levels = {name: _load_level(folder, name, found["levels"][name]) for name in found["levels"]}
         visual = _mapped(folder / "visual.npy") if found.get("visual") else None
-    except (OSError, ValueError) as exc:   # replaced by a newer snapshot while being read
+        frames = FrameVectors(*(_mapped(folder / f"frame.{key}.npy") for key in FRAME_ARRAYS)) \
+            if found.get("frames") else None
+        corpus = Corpus(found["video_ids"], found["paths"], levels["segment"], levels["chunk"], levels["video"],
+                        visual, levels.get("caption"), frames, chunk_seconds=found["chunk_seconds"])
+        if found.get("views") is not None:
+            corpus.views = _load_views(folder, found["views"], corpus.chunks)
+    except (OSError, ValueError, KeyError) as exc:   # replaced by a newer snapshot while being read
         log.info("search snapshot %s unreadable (%s)", folder, exc)
         return None
-    return Corpus(found["video_ids"], found["paths"], levels["segment"], levels["chunk"], levels["video"],
-                  visual, opener=opener)
+    return corpus
 
 
 def _load_level(folder: Path, name: str, info: dict) -> Level:
@@ -110,7 +119,7 @@ def _load_level(folder: Path, name: str, info: dict) -> Level:
     bm25 = BM25.from_arrays({key: array(key) for key in ARRAYS}, {t: i for i, t in enumerate(vocab)})
     ann = IVF(*(array(f"ivf.{key}") for key in IVF.ARRAYS)) if info.get("ann") else None
     vectors = InRowOrder(ann) if ann is not None else array("vectors")   # one copy of the vectors
-    return Level(array("owner"), array("starts"), array("ends"), Texts(array("texts"), array("offsets")),
+    return Level(array("owner"), array("starts"), array("ends"), _load_texts(folder, name),
                  vectors, bm25, array("block_starts"), array("block_owner"), ann)
 
 
@@ -129,16 +138,24 @@ def save(corpus: Corpus, index, made_token: str, ann_min_rows: int) -> dict:
     name = f"s{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:8]}"
     tmp = root / f".tmp-{name}"
     tmp.mkdir()
+    named = dict(zip(LEVELS, (corpus.segments, corpus.chunks, corpus.videos)))
+    if corpus.captions is not None:
+        named["caption"] = corpus.captions
     levels = {}
-    for level_name, level in zip(LEVELS, (corpus.segments, corpus.chunks, corpus.videos)):
+    for level_name, level in named.items():
         if level.ann is None and len(level) >= ann_min_rows:
             level.ann = IVF.build(level.vectors)
         levels[level_name] = _save_level(tmp, level_name, level)
     if corpus.visual is not None:
         np.save(tmp / "visual.npy", np.asarray(corpus.visual, np.float32))
+    if corpus.frames is not None:
+        for key in FRAME_ARRAYS:
+            np.save(tmp / f"frame.{key}.npy", np.asarray(getattr(corpus.frames, key)))
     found = {"format": FORMAT, "analyzer": ANALYZER, "token": made_token, "made": time.strftime("%Y-%m-%dT%H:%M:%S"),
              "video_ids": list(corpus.video_ids), "paths": list(corpus.paths), "levels": levels,
-             "visual": corpus.visual is not None, "seconds": round(time.perf_counter() - start, 3)}
+             "visual": corpus.visual is not None, "frames": corpus.frames is not None,
+             "chunk_seconds": corpus.chunk_seconds, "views": _save_views(tmp, corpus.chunk_views),
+             "seconds": round(time.perf_counter() - start, 3)}
     (tmp / "manifest.json").write_text(json.dumps(found))
     os.replace(tmp, root / name)
     _point(root, name)
@@ -146,11 +163,9 @@ def save(corpus: Corpus, index, made_token: str, ann_min_rows: int) -> dict:
 
 
 def _save_level(folder: Path, name: str, level: Level) -> dict:
-    blob = [t.encode("utf-8") for t in level.texts]
-    offsets = np.r_[0, np.cumsum([len(b) for b in blob], dtype=np.int64)]
+    _save_texts(folder, name, level.texts)
     arrays = {"owner": level.owner, "starts": level.starts, "ends": level.ends,
-              "block_starts": level.block_starts, "block_owner": level.block_owner, "offsets": offsets,
-              "texts": np.frombuffer(b"".join(blob), np.uint8), **level.bm25.arrays()}
+              "block_starts": level.block_starts, "block_owner": level.block_owner, **level.bm25.arrays()}
     if level.ann is not None:
         arrays.update({f"ivf.{key}": getattr(level.ann, key) for key in IVF.ARRAYS})
     else:
@@ -161,6 +176,48 @@ def _save_level(folder: Path, name: str, level: Level) -> dict:
     (folder / f"{name}.vocab.json").write_text(json.dumps(vocab))
     ann = {"kind": "ivf-flat", "cells": level.ann.cells} if level.ann is not None else None
     return {"rows": len(level), "ann": ann}
+
+
+def _save_views(folder: Path, views: ChunkViews) -> dict:
+    """CARVE's chunks and views: the transcript view as rows of the chunk level, the others whole."""
+    for key in ("video", "starts", "ends"):
+        np.save(folder / f"views.{key}.npy", np.asarray(getattr(views, key)))
+    for name, view in views.views.items():
+        np.save(folder / f"view.{name}.chunk.npy", view.chunk)
+        if name == "text-clip":
+            continue
+        np.save(folder / f"view.{name}.vectors.npy", np.asarray(view.vectors, np.float32))
+        _save_texts(folder, f"view.{name}", view.texts)
+        flat = [t for times in view.frames for t in times]
+        np.save(folder / f"view.{name}.frames.npy", np.asarray(flat, np.float64))
+        np.save(folder / f"view.{name}.frame_offsets.npy",
+                np.r_[0, np.cumsum([len(times) for times in view.frames], dtype=np.int64)])
+    return {"names": list(views.views), "models": views.models}
+
+
+def _load_views(folder: Path, info: dict, chunks: Level) -> ChunkViews:
+    views = {}
+    for name in info["names"]:
+        chunk = _mapped(folder / f"view.{name}.chunk.npy")
+        if name == "text-clip":
+            views[name] = View(name, chunk, chunks.vectors, chunks.texts, NoFrames(len(chunks)))
+            continue
+        flat, offsets = _mapped(folder / f"view.{name}.frames.npy"), _mapped(folder / f"view.{name}.frame_offsets.npy")
+        frames = [tuple(flat[offsets[i]:offsets[i + 1]].tolist()) for i in range(len(offsets) - 1)]
+        views[name] = View(name, chunk, _mapped(folder / f"view.{name}.vectors.npy"),
+                           _load_texts(folder, f"view.{name}"), frames)
+    video, starts, ends = (_mapped(folder / f"views.{key}.npy") for key in ("video", "starts", "ends"))
+    return ChunkViews(video, starts, ends, views, info["models"])
+
+
+def _save_texts(folder: Path, name: str, texts) -> None:
+    blob = [t.encode("utf-8") for t in texts]
+    np.save(folder / f"{name}.offsets.npy", np.r_[0, np.cumsum([len(b) for b in blob], dtype=np.int64)])
+    np.save(folder / f"{name}.texts.npy", np.frombuffer(b"".join(blob), np.uint8))
+
+
+def _load_texts(folder: Path, name: str) -> Texts:
+    return Texts(_mapped(folder / f"{name}.texts.npy"), _mapped(folder / f"{name}.offsets.npy"))
 
 
 def _point(root: Path, name: str) -> None:

@@ -1,4 +1,5 @@
-"""CARVE's chunks and their four views, read from the index once per corpus:
+"""CARVE's chunks and their four views, built with the search snapshot (at ingest or `optimize`)
+and saved in it:
 
 | view | items per chunk | vectors |
 |---|---|---|
@@ -13,12 +14,15 @@ view scores its items and keeps each chunk's best item.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..visual.selection import kmeans_frames
-from .base import TEXT_VIEWS, Candidate
+from ..config import TEXT_VIEWS
+from .base import Candidate
+from .ivf import InRowOrder
 
 KEYFRAMES = 5
 DEFAULT_CHUNK_SECONDS = 120.0
@@ -31,8 +35,8 @@ class View:
     name: str
     chunk: np.ndarray          # (items,) row in ChunkViews
     vectors: np.ndarray        # (items, dim) unit rows
-    texts: list[str]
-    frames: list[tuple[float, ...]]
+    texts: Sequence[str]
+    frames: Sequence[tuple[float, ...]]
 
     @property
     def visual(self) -> bool:
@@ -78,27 +82,45 @@ class ChunkViews:
                          score, view.name, text, frames)
 
 
-def build(corpus, index) -> ChunkViews:
-    """The chunks and views of every video in `corpus` (read from `index`)."""
-    seconds = float(index.meta.get("chunk_seconds", DEFAULT_CHUNK_SECONDS))
-    table = _ChunkTable(corpus.videos.ends, seconds)
+def build(corpus, meta: dict, visual_rows=None) -> ChunkViews:
+    """The chunks and views of every video in `corpus`: its chunk level and captions, and the
+    index's chunk rows `visual_rows` (a table of video_id, start, keyframes, keyframe_vectors,
+    vector; None without a visual backend). `meta` names the models and `chunk_seconds`."""
+    table = _ChunkTable(corpus.videos.ends, float(meta.get("chunk_seconds", DEFAULT_CHUNK_SECONDS)))
     raw, models = {}, {}
     level = corpus.chunks
     if len(level):
-        raw["text-clip"] = (table.rows(level.owner, level.starts), level.vectors, list(level.texts),
-                            [()] * len(level))
-        models["text-clip"] = index.meta["embed_model"]
+        raw["text-clip"] = (table.rows(level.owner, level.starts), level.vectors, level.texts, NoFrames(len(level)))
+        models["text-clip"] = meta.get("embed_model", "")
     if corpus.captions is not None and len(corpus.captions):
         raw["text-frame"] = _keyframe_captions(corpus.captions, table)
-        models["text-frame"] = f"{index.meta['captioner']['model']} captions, {index.meta['embed_model']}"
-    if index.has_chunk_views:
-        raw.update(_visual_views(index.chunk_views(set(corpus.video_ids)), corpus, table, index.meta))
-        models["visual-frame"] = index.meta["visual_model"]
-        models["visual-clip"] = index.meta["clip_model"]
+        models["text-frame"] = f"{meta['captioner']['model']} captions, {meta['embed_model']}"
+    if visual_rows is not None and visual_rows.num_rows:
+        raw.update(_visual_views(visual_rows, corpus, table, meta))
+        models["visual-frame"] = meta["visual_model"]
+        models["visual-clip"] = meta["clip_model"]
     video, starts, ends = table.arrays()
-    views = {name: View(name, np.asarray(chunk, np.int64), np.asarray(vectors, np.float32), texts, frames)
+    views = {name: View(name, np.asarray(chunk, np.int64), _unit(vectors), texts, frames)
              for name, (chunk, vectors, texts, frames) in raw.items()}
     return ChunkViews(video, starts, ends, views, {k: v for k, v in models.items() if k in views})
+
+
+def _unit(vectors):
+    """A view's vectors as float32 rows (an ANN level's vectors are kept in place, not copied)."""
+    return vectors if isinstance(vectors, InRowOrder) else np.asarray(vectors, np.float32)
+
+
+class NoFrames(Sequence):
+    """`n` empty frame tuples (a text view's items stand for no frames)."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        return ()
 
 
 class _ChunkTable:

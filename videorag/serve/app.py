@@ -7,13 +7,14 @@ import logging
 import math
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from pydantic import BaseModel, Field
 
+from .. import schemas
 from ..errors import (ConfigError, GenerationError, IndexBusy, IndexError_, MissingDependencyError,
                       VideoRAGError)
 from ..registry import require
@@ -28,88 +29,115 @@ STATUS = {NotFound: 404, Unauthorized: 401, Forbidden: 403, TooLarge: 413, Index
           MissingDependencyError: 501, ConfigError: 400, IndexError_: 400}  # the first match wins
 
 
-class AskBody(BaseModel):
-    question: str = Field(min_length=1, max_length=2000)
-    method: str | None = None
-    judge: bool | None = Field(None, description="moments chosen by the judge (default: on when its model "
-                                                 "is installed)")
+ERRORS = {"4XX": {"model": schemas.Error, "description": "refused or failed: `detail` says why, in one line"},
+          "5XX": {"model": schemas.Error, "description": "failed on the server's side: a missing dependency, the "
+                                                         "generator, or unexpected (the server's log has the rest)"}}
+SSE = {"text/event-stream": {"schema": {"type": "string"}}}
+UPLOAD = {"required": True, "content": {  # POST /index reads its body itself: JSON or a multipart upload
+    "application/json": {"schema": schemas.IndexRequest.model_json_schema()},
+    "multipart/form-data": {"schema": {"type": "object", "required": ["file"], "properties": {
+        "file": {"type": "string", "format": "binary", "description": "a video file to store and index"}}}}}}
 
 
-class IndexBody(BaseModel):
-    paths: list[str] = Field(min_length=1, max_length=1000)
+class Guards(NamedTuple):
+    """The token checks a route can depend on (`ServeConfig.check_token`)."""
+
+    read: Any
+    write: Any
+    media: Any  # reads whose URL may carry ?token= (<video> and <img> send no header)
 
 
 def create_app(service: Service) -> FastAPI:
     app = FastAPIOffline(title="videorag", summary="Search and question answering over a video collection, "
-                         "with timestamped citations", version="1")
+                         "with timestamped citations", version="1", responses=ERRORS)
     app.state.service = service
     if not service.config.public:  # a loopback server answers to loopback names only (no DNS rebinding)
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=[*LOOPBACK, service.config.host, "[::1]"])
     _errors(app)
-    read, write = Depends(_auth(service, write=False)), Depends(_auth(service, write=True))
-    media_read = Depends(_auth(service, write=False, url_token=True))  # <video> and <img> send no header
+    guards = Guards(Depends(_auth(service, write=False)), Depends(_auth(service, write=True)),
+                    Depends(_auth(service, write=False, url_token=True)))
+    for add_routes in (_search_routes, _job_routes, _video_routes):
+        add_routes(app, service, guards)
+    app.add_api_route("/", _page, include_in_schema=False)
 
-    @app.get("/search", dependencies=[read])
-    def search(q: str = Query(min_length=1, max_length=2000), top_k: int = Query(5, ge=1, le=100),
-               method: str | None = None, moments: bool = False, judge: bool = False) -> dict:
+    from .mcp import mount
+
+    mount(app, service)  # the same tools over streamable HTTP at /mcp
+    return app
+
+
+def _search_routes(app: FastAPI, service: Service, guards: Guards) -> None:
+    @app.get("/search", dependencies=[guards.read], response_model=schemas.SearchResult)
+    def search(q: str = Query(min_length=1, max_length=schemas.TEXT_LIMIT),
+               top_k: int = Query(5, ge=1, le=schemas.TOP_K_LIMIT),
+               method: str | None = None, moments: bool = False, judge: bool = False):
         """Best videos (each at its best moment), or with `moments` the best moments; with
         `judge`, a language model reads the best videos' steps and picks the moments (~2.5 s)."""
         return service.search(q, top_k, method, moments, judge)
 
-    @app.get("/methods", dependencies=[read])
-    def methods() -> dict:
+    @app.get("/methods", dependencies=[guards.read], response_model=schemas.Methods)
+    def methods():
         """The registered retrieval methods, the server's default, and whether the judge can run."""
         return service.methods()
 
-    @app.post("/ask", dependencies=[read])
-    def ask(body: AskBody, stream: bool = False):
+    @app.post("/ask", dependencies=[guards.read], response_model=schemas.Answer,
+                 responses={200: {"content": SSE}})
+    def ask(body: schemas.AskRequest, stream: bool = False):
         """The answer with citations; `?stream=true`: SSE events token…, citations, done."""
         if not stream:
             return service.ask(body.question, body.method, body.judge)
         return _sse(service.ask_events(body.question, body.method, body.judge))
 
-    @app.post("/index", dependencies=[write], status_code=202)
-    async def index(request: Request) -> dict:
+
+def _job_routes(app: FastAPI, service: Service, guards: Guards) -> None:
+    @app.post("/index", dependencies=[guards.write], status_code=202, response_model=schemas.Job,
+                 openapi_extra={"requestBody": UPLOAD})
+    async def index(request: Request):
         """JSON `{"paths": [...]}` (server paths under the roots) or a multipart `file` upload."""
         kind = request.headers.get("content-type", "")
         if kind.startswith("multipart/form-data"):
             return await _upload(service, request)
         try:
-            body = IndexBody.model_validate_json(await request.body())
+            body = schemas.IndexRequest.model_validate_json(await request.body())
         except ValueError as exc:
             raise HTTPException(422, f"expected JSON {{\"paths\": [...]}} or a multipart upload: {_first(exc)}")
         return service.index_paths(body.paths)
 
-    @app.get("/jobs/{job_id}", dependencies=[read])
-    def job(job_id: str) -> dict:
+    @app.get("/jobs/{job_id}", dependencies=[guards.read], response_model=schemas.Job)
+    def job(job_id: str):
         return _job(service, job_id).to_dict()
 
-    @app.get("/jobs/{job_id}/events", dependencies=[read])
+    @app.get("/jobs/{job_id}/events", dependencies=[guards.read], response_class=StreamingResponse,
+                responses={200: {"content": SSE, "description": "`progress` events, each a Job"}})
     def job_events(job_id: str):
         """SSE: a `progress` event per change (files done / total, current file, per-file results)."""
         _job(service, job_id)
         return _sse(("progress", snapshot) for snapshot in service.jobs.events(job_id))
 
-    @app.get("/videos", dependencies=[read])
-    def videos() -> list[dict]:
+
+def _video_routes(app: FastAPI, service: Service, guards: Guards) -> None:
+    @app.get("/videos", dependencies=[guards.read], response_model=list[schemas.Video])
+    def videos():
         return service.videos()
 
-    @app.get("/videos/{video_id}", dependencies=[read])
-    def video(video_id: str) -> dict:
+    @app.get("/videos/{video_id}", dependencies=[guards.read], response_model=schemas.Video)
+    def video(video_id: str):
         return service.video(video_id)
 
-    @app.delete("/videos/{video_id}", dependencies=[write])
-    def delete(video_id: str) -> dict:
+    @app.delete("/videos/{video_id}", dependencies=[guards.write], response_model=schemas.Removed)
+    def delete(video_id: str):
         return service.delete(video_id)
 
-    @app.get("/videos/{video_id}/media", dependencies=[media_read])
+    @app.get("/videos/{video_id}/media", dependencies=[guards.media], response_class=FileResponse,
+                responses={200: {"content": {"video/*": {}}}})
     def media(video_id: str):
         """The video file (HTTP Range supported: browsers seek with it)."""
         path = service.media_path(video_id)
         return FileResponse(path, media_type=_media_type(path), filename=path.name,
                             content_disposition_type="inline")
 
-    @app.get("/videos/{video_id}/frame", dependencies=[media_read])
+    @app.get("/videos/{video_id}/frame", dependencies=[guards.media], response_class=Response,
+                responses={200: {"content": {"image/jpeg": {}}}})
     def frame(video_id: str, t: float = Query(0.0)):
         """A JPEG of the moment at `t` seconds (the index's nearest sampled frame)."""
         if not math.isfinite(t) or t < 0:
@@ -117,14 +145,9 @@ def create_app(service: Service) -> FastAPI:
         return Response(service.frame(video_id, t), media_type="image/jpeg",
                         headers={"Cache-Control": "max-age=3600"})
 
-    @app.get("/", include_in_schema=False)
-    def page():
-        return FileResponse(WEB / "index.html", media_type="text/html")
 
-    from .mcp import mount
-
-    mount(app, service)  # the same tools over streamable HTTP at /mcp
-    return app
+def _page():
+    return FileResponse(WEB / "index.html", media_type="text/html")
 
 
 def _auth(service: Service, write: bool, url_token: bool = False):
@@ -151,17 +174,20 @@ def _errors(app: FastAPI) -> None:
     async def domain(request: Request, exc: VideoRAGError):
         status = next((code for kind, code in STATUS.items() if isinstance(exc, kind)), 400)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-        return JSONResponse({"detail": str(exc)}, status_code=status, headers=headers)
+        return _error(status, str(exc), headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
-        return JSONResponse({"detail": _first(exc)}, status_code=422)
+        return _error(422, _first(exc))
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception):
         log.error("unexpected failure on %s %s", request.method, request.url.path, exc_info=exc)
-        return JSONResponse({"detail": f"internal error ({exc.__class__.__name__}); see the server's log"},
-                            status_code=500)
+        return _error(500, f"internal error ({exc.__class__.__name__}); see the server's log")
+
+
+def _error(status: int, detail: str, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse(schemas.Error(detail=detail).model_dump(), status_code=status, headers=headers)
 
 
 def _first(exc) -> str:

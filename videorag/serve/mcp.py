@@ -2,9 +2,10 @@
 
 One server definition (`create_mcp`), two transports: stdio for a local agent (`videorag mcp`,
 `run_stdio`) and streamable HTTP at `/mcp` on the FastAPI app (`mount`). Every tool returns the
-same JSON as the HTTP API as structured content; search and ask also return text an agent can
-quote, citing moments as `path [m:ss–m:ss]`. Domain errors and bad arguments come back as tool
-errors carrying a one-line message, never a traceback.
+same JSON as the HTTP API as structured content, its output schema the HTTP API's response model
+(`videorag.schemas`); search and ask also return text an agent can quote, citing moments as
+`path [m:ss–m:ss]`. Domain errors and bad arguments come back as tool errors carrying a one-line
+message, never a traceback.
 
 Over HTTP the HTTP API's token rule holds (`ServeConfig.check_token`): on loopback the read tools
 need no token and `index` needs `Authorization: Bearer TOKEN`; off loopback every request needs
@@ -24,8 +25,9 @@ from collections.abc import Callable
 from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
 
+from .. import schemas
 from ..errors import VideoRAGError
 from ..types import span
 from ..names import printable
@@ -49,81 +51,12 @@ BOUNDS = {"greater_than_equal": ("≥", "ge"), "greater_than": (">", "gt"), "les
           "less_than": ("<", "lt")}  # pydantic's error types for numeric bounds: (sign, its ctx key)
 
 
-# -- the JSON the tools return (the service's dicts; these only publish their schema) ----------
-class SearchHit(BaseModel):
-    video_id: str
-    path: str
-    start: float = Field(description="seconds into the video")
-    end: float = Field(description="seconds into the video")
-    score: float
-    text: str = Field(description="what is said (or shown) in this moment")
-    weak: bool = Field(description="below the relevance floor: may not be about the query")
-
-
-class SearchResult(BaseModel):
-    query: str
-    results: list[SearchHit]
-
-
-class Citation(BaseModel):
-    video_id: str
-    path: str
-    start: float
-    end: float
-
-
-class Claim(BaseModel):
-    text: str = Field(description="one sentence of the answer")
-    citations: list[int] = Field(description="the moments it cites: positions in `citations` (0-based)")
-    support: float | None = Field(description="how well its cited moments support it, 0-1; null: not verified")
-    supported: bool | None = Field(description="false: its cited moments do not say this; null: not verified")
-
-
-class AskResult(BaseModel):
-    question: str
-    answer: str = Field(description="may cite moments as [1], [2] (1-based positions in `citations`)")
-    citations: list[Citation]
-    generator: str
-    judge: str | None = Field(description="the judge that chose the cited moments (backend:model); null: none")
-    claims: list[Claim] = Field(description="the answer's sentences, each with the moments it cites and its "
-                                            "support; empty when the answer abstained")
-    abstained: bool = Field(description="true: the videos do not cover the question, no answer is given")
-
-
-class JobFile(BaseModel):
-    path: str
-    status: str = Field(description="added, unchanged, moved or failed")
-    video_id: str | None
-    error: str | None
-    warnings: list[str]
-
-
-class JobResult(BaseModel):
-    id: str
-    paths: list[str]
-    state: str = Field(description="queued, running, done or failed")
-    done: int
-    total: int
-    current: str | None
-    files: list[JobFile]
-    summary: str | None
-    error: str | None
-
-
-class Video(BaseModel):
-    video_id: str
-    path: str
-    duration: float
-    source: str = Field(description="where the text came from: asr or subtitles")
-
-
-class VideoList(BaseModel):
-    videos: list[Video]
-
-
-Query = Annotated[str, Field(min_length=1, max_length=2000, description="what to look for, in plain words")]
-Question = Annotated[str, Field(min_length=1, max_length=2000, description="a question about the videos")]
-TopK = Annotated[int, Field(ge=1, le=100, description="how many results")]
+# -- the tools' arguments (what they return: `videorag.schemas`, as the HTTP API) ----------------
+Query = Annotated[str, Field(min_length=1, max_length=schemas.TEXT_LIMIT,
+                             description="what to look for, in plain words")]
+Question = Annotated[str, Field(min_length=1, max_length=schemas.TEXT_LIMIT,
+                                description="a question about the videos")]
+TopK = Annotated[int, Field(ge=1, le=schemas.TOP_K_LIMIT, description="how many results")]
 Moments = Annotated[bool, Field(description="true: the best moments across all videos (several per video); "
                                             "false: the best videos, each at its best moment")]
 Method = Annotated[str | None, Field(description="retrieval method by name (default: the server's); "
@@ -132,8 +65,6 @@ Judge = Annotated[bool, Field(description="true: a language model reads the best
                                           "moments (slower, about 2.5 s; more often the moment that answers)")]
 AskJudge = Annotated[bool | None, Field(description="moments chosen by the judge; default: on when the "
                                                     "server has its model")]
-Paths = Annotated[list[str], Field(min_length=1, max_length=1000,
-                                   description="folders or video files on the server, inside its roots")]
 JobId = Annotated[str, Field(min_length=1, max_length=64, description="the id `index` returned")]
 Wait = Annotated[float, Field(ge=0, le=MAX_WAIT, description=f"wait up to this many seconds (at most "
                                                              f"{MAX_WAIT:g}) for the job to finish")]
@@ -167,7 +98,7 @@ def create_mcp(service: Service, http: bool = False) -> MCPServer:
         "a score and the moment's text. Cite a result as `path [m:ss–m:ss]`."))
     @_domain_errors
     def search(query: Query, top_k: TopK = 5, moments: Moments = False,
-               method: Method = None, judge: Judge = False) -> Annotated[CallToolResult, SearchResult]:
+               method: Method = None, judge: Judge = False) -> Annotated[CallToolResult, schemas.SearchResult]:
         result = service.search(query, top_k, method=method, moments=moments, judge=judge)
         return _result(result, _search_text(result))
 
@@ -177,7 +108,8 @@ def create_mcp(service: Service, http: bool = False) -> MCPServer:
         "claims, each marked supported or not by its cited moments when a verifier checked them; "
         "abstained=true when the videos do not cover the question."))
     @_domain_errors
-    def ask(question: Question, method: Method = None, judge: AskJudge = None) -> Annotated[CallToolResult, AskResult]:
+    def ask(question: Question, method: Method = None,
+            judge: AskJudge = None) -> Annotated[CallToolResult, schemas.Answer]:
         result = service.ask(question, method=method, judge=judge)
         return _result(result, _ask_text(result))
 
@@ -188,7 +120,7 @@ def create_mcp(service: Service, http: bool = False) -> MCPServer:
         "background job and returns it at once (state queued); call `job` with its id to follow it. "
         "Files already indexed and unchanged are skipped. Over HTTP it needs the server's token."))
     @_domain_errors
-    def index(paths: Paths, ctx: Context) -> Annotated[CallToolResult, JobResult]:
+    def index(paths: schemas.ServerPaths, ctx: Context) -> Annotated[CallToolResult, schemas.Job]:
         if http:
             service.config.check_token(bearer(ctx.headers), write=True)
         return _result(_index_paths(service, paths))
@@ -198,13 +130,13 @@ def create_mcp(service: Service, http: bool = False) -> MCPServer:
         "current file, per-file results and, when finished, a summary. With wait_seconds, waits that "
         "long at most for the job to finish before answering."))
     @_domain_errors
-    def job(job_id: JobId, wait_seconds: Wait = 0.0) -> Annotated[CallToolResult, JobResult]:
+    def job(job_id: JobId, wait_seconds: Wait = 0.0) -> Annotated[CallToolResult, schemas.Job]:
         return _result(_wait_for_job(service, job_id, wait_seconds))
 
     @server.tool(annotations=READ, description=(
         "The indexed videos, by path: id, path, duration in seconds and text source (asr or subtitles)."))
     @_domain_errors
-    def list_videos() -> Annotated[CallToolResult, VideoList]:
+    def list_videos() -> Annotated[CallToolResult, schemas.VideoList]:
         return _result({"videos": service.videos()})
 
     return server

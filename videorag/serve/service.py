@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError, VideoRAGError
-from ..index.lock import writer_lock
-from ..index.meta import META_FILE
+from ..index.location import locate
 from ..ingest.discover import inside
 from ..pipeline import VideoRAG
 from ..types import search_json
@@ -40,7 +39,7 @@ class Unauthorized(VideoRAGError):
 
 @dataclass
 class ServeConfig:
-    index: Path
+    index: str | Path                    # a directory or s3://bucket/prefix
     host: str = "127.0.0.1"
     port: int = 8000
     token: str | None = None             # bearer token: writes need it; reads too off loopback
@@ -49,9 +48,9 @@ class ServeConfig:
     upload_dir: Path | None = None       # where uploads are stored (default INDEX/uploads)
 
     def __post_init__(self) -> None:
-        self.index = Path(self.index).expanduser()
+        self.index = locate(self.index).uri if str(self.index).startswith("s3://") else Path(self.index).expanduser()
         self.roots = tuple(Path(r).expanduser().resolve() for r in self.roots)
-        self.upload_dir = Path(self.upload_dir or self.index / "uploads").expanduser()
+        self.upload_dir = Path(self.upload_dir or locate(self.index).local / "uploads").expanduser()
         if not 0 < self.port < 65536:
             raise ConfigError(f"--port must be in 1..65535, got {self.port}")
         if self.public and not self.token:
@@ -152,7 +151,7 @@ class Service:
 
     def videos(self) -> list[dict]:
         """The indexed videos by path ([] before the first ingest)."""
-        if not (self.config.index / META_FILE).is_file():
+        if not self.rag.library.exists():
             return []
         rows = self.rag.index.videos(["video_id", "path", "duration", "source"]).to_pylist()
         return sorted(rows, key=lambda r: r["path"])
@@ -174,7 +173,7 @@ class Service:
     def frame(self, video_id: str, t: float) -> bytes:
         """The JPEG of the video's sampled frame nearest to `t` seconds."""
         self.video(video_id)
-        frame = self.rag.index.frame_near(video_id, t)
+        frame = self.rag.frames.frame_near(video_id, t)
         if frame is None:
             raise NotFound(f"video {video_id!r} has no sampled frames", "re-index it")
         return frame.jpeg
@@ -183,7 +182,7 @@ class Service:
     def delete(self, video_id: str) -> dict:
         """Remove a video; busy (an ingest holds the index) after WRITE_WAIT seconds, not forever."""
         self.video(video_id)
-        with writer_lock(self.config.index).hold(WRITE_WAIT):
+        with self.rag.location.lock().hold(WRITE_WAIT):
             return {"removed": self.rag.remove([video_id])}
 
     def index_paths(self, paths: list[str]) -> dict:

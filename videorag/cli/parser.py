@@ -1,0 +1,75 @@
+"""The `videorag` subcommands and their own arguments. Options that set config fields come from
+`videorag.options` (declared there once, for every subcommand offering them)."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..console import Parser
+from ..options import CONFIG, SERVE
+
+DESCRIPTION = "The `videorag` command line. Exit status: 0 ok, 1 error, 2 usage, 3 partial (some files failed)."
+JSON = (("--json",), {"action": "store_true", "help": "print one JSON object"})
+INDEX = (("--index",), {"default": None, "metavar": "DIR", "help": "index directory or s3:// URL (default: "
+         "$VIDEORAG_INDEX, else ./videorag-index when it exists, else the index built last; `videorag info` says "
+         "which)"})
+VERBOSE = (("-v", "--verbose"), {"action": "store_true", "help": "log progress details"})
+
+# the subcommands that open an index: (help, their own arguments as (flags, argparse keywords))
+SUBCOMMANDS = {
+    "index": ("index video files and folders (recursive, incremental)",
+              [(("paths",), {"nargs": "+", "metavar": "PATH"})]),
+    "remove": ("drop videos (by id or path) from the index", [(("targets",), {"nargs": "+", "metavar": "ID_OR_PATH"})]),
+    "check": ("verify the index's invariants (one row per video, no orphans)",
+              [(("--repair",), {"action": "store_true", "help": "fix what is found (removes incomplete videos)"})]),
+    "info": ("what is indexed, sizes, models, the search snapshot's state", [JSON]),
+    "optimize": ("compact the index and rebuild its search snapshot and ANN indexes", []),
+    "search": ("best videos for a query, each at its best moment", [
+        (("query",), {}), JSON,
+        (("--moments",), {"action": "store_true", "help": "the best moments across the collection (several per "
+                          "video), not one per video"})]),
+    "ask": ("answer a question with timestamped citations", [(("question",), {}), JSON]),
+    "train-frame-selector": ("train the learned frame scorer from a QA set", [
+        (("--qa",), {"required": True, "type": Path, "help": "golden JSONL: {query, relevant, answer}"}),
+        (("--generation",), {"action": "store_true", "help": "also collect generation labels (needs --generator "
+                             "openai; costly, resumable)"}),
+        (("--max-items",), {"type": int, "default": 100, "help": "cap on generation-labelled queries"}),
+        (("--epochs",), {"type": int, "default": 30})]),
+    "serve": ("HTTP API + web page (+ MCP at /mcp) over the index", []),
+    "mcp": ("MCP server over stdio (tools: search, ask, index, list_videos)", []),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from ..eval.cli import add_parser as add_eval
+    from ..finetune.cli import add_parser as add_finetune
+
+    parser = Parser(prog="videorag", description=DESCRIPTION)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for command, (help, arguments) in SUBCOMMANDS.items():
+        p = sub.add_parser(command, help=help)
+        _add(p, arguments + [INDEX])
+        SERVE.add(p, command)
+        CONFIG.add(p, command)
+        _add(p, [VERBOSE])
+    for add in (add_eval, add_finetune, _models, _demo):
+        add(sub)
+    return parser
+
+
+def _add(parser: argparse.ArgumentParser, arguments: list) -> None:
+    for flags, keywords in arguments:
+        parser.add_argument(*flags, **keywords)
+
+
+def _models(sub) -> None:
+    p = sub.add_parser("models", help="the models videorag can use offline: where each comes from, installed or not")
+    p.add_argument("--assemble", default=None, metavar="NAME|all",
+                   help="join an installed split model's parts into the cache now (else on first use)")
+
+
+def _demo(sub) -> None:
+    p = sub.add_parser("demo", help="render a sample corpus, index it, answer questions about it")
+    p.add_argument("--dir", default="videorag-demo", help="where the sample videos and index go")
+    CONFIG.add(p, "demo")
+    _add(p, [VERBOSE])

@@ -1,0 +1,70 @@
+"""What every videorag command line shares (`videorag.cli`, its `eval`, `finetune` and `demo`):
+exit statuses, the parser, argument types and printing. Imports no subcommand."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .names import printable
+from .types import span
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
+
+
+class Formatter(argparse.HelpFormatter):
+    """Help where an option that sets a config field shows that field's default in place of
+    `{default}`, read from its dataclass only when help is printed."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        shown = getattr(action, "shown_default", None)
+        return action.help if shown is None else action.help.replace("{default}", shown())
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with usage errors on one line, in words, and where to look for help (every
+    subcommand's parser is one too)."""
+
+    def __init__(self, *args, formatter_class=Formatter, **kwargs):
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1 (a zero or negative count is a usage error, not a default)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value}")
+    return value
+
+
+def names(text: str) -> tuple[str, ...]:
+    """argparse type: comma-separated names ("a, b" -> ("a", "b"))."""
+    return tuple(name.strip() for name in text.split(","))
+
+
+def print_json(obj) -> None:
+    print(json.dumps(obj, ensure_ascii=False))
+
+
+def say(line: str) -> None:
+    """One report line on stderr, escaped (a newline or stray bytes in a file name stay one line)."""
+    print(printable(line), file=sys.stderr)
+
+
+def print_answer(answer) -> None:
+    """An answer, its numbered citations, the claims its moments do not support, its judge."""
+    print(answer.answer)
+    for n, c in enumerate(answer.citations, 1):
+        print(f"  [{n}] {Path(c.path).name} {span(c.start, c.end)}  {c.path}")
+    for claim in answer.claims:
+        if claim.supported is False:
+            print(f"  unsupported by its moments (support {claim.support:.2f}): {claim.text}")
+    if answer.judge:
+        print(f"  (moments chosen by the judge {answer.judge})")

@@ -1,0 +1,287 @@
+"""The library: an index and what writes it — ingest, remove, check, optimize — with the models
+ingest needs (made on first use) and the search snapshot it keeps in step with the index. The only
+writer: the CLI, the service, the Ray actors and the Python API all write through it.
+
+>>> library = Library("my-index")             # doctest: +SKIP
+>>> library.add(["videos/"]).summary()        # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .config import Config
+from .embed import create_embedder
+from .index.location import locate
+from .index.meta import open_meta
+from .names import path_text
+from .types import IngestReport
+
+if TYPE_CHECKING:
+    from .index import VideoIndex
+    from .retrieve import Corpus
+
+log = logging.getLogger(__name__)
+
+
+def locked(method):
+    """Run under the object's lock: lazy creation of models happens once, whichever thread (a
+    server's request) gets there first."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return wrapper
+
+
+class Library:
+    """The index at `index_dir` (a directory or s3://bucket/prefix) and its writer."""
+
+    def __init__(self, index_dir: str | Path, config: Config | None = None, *, embedder=None, asr=None):
+        self.location = locate(index_dir)
+        self.config = config or Config()
+        self._embedder, self._asr = embedder, asr
+        self._index: VideoIndex | None = None
+        self._visual = self._captioner = self._frame_nets = None
+        self._lock = threading.RLock()
+
+    # -- models, made on first use ------------------------------------------------------------
+    @property
+    @locked
+    def embedder(self):
+        """The text embedder that fills the index."""
+        if self._embedder is None:
+            self._embedder = create_embedder(self.config.embed)
+        return self._embedder
+
+    @property
+    @locked
+    def asr(self):
+        if self._asr is None:
+            from .asr import create_asr
+
+            cfg = self.config.ingest
+            self._asr = create_asr(cfg.asr, cfg.asr_model, cfg.language)
+        return self._asr
+
+    def meta(self) -> dict:
+        """The index's metadata ({} before it exists); read without opening its tables."""
+        return self._index.meta if self._index is not None else (
+            open_meta(self.location) if self.exists() else {})
+
+    def exists(self) -> bool:
+        from .index.meta import META_FILE
+
+        return self.location.exists(META_FILE)
+
+    @property
+    @locked
+    def visual(self):
+        """The frame embedder: the configured one, else the one the index was built with."""
+        if self._visual is None:
+            from .visual import create_visual
+
+            cfg, meta = self.config.ingest, self.meta()
+            if cfg.visual:
+                self._visual = create_visual(cfg.visual, cfg.visual_model)
+            elif "visual_backend" in meta:
+                self._visual = create_visual(meta["visual_backend"], meta["visual_spec"])
+        return self._visual
+
+    @property
+    @locked
+    def frame_nets(self) -> dict:
+        """The learned frame scorers saved with the index ({} until `train-frame-selector`)."""
+        if self._frame_nets is None:
+            from .visual.scorer import SCORER_FILE, load
+
+            path = self.location.local / SCORER_FILE
+            self._frame_nets = load(path)[0] if path.is_file() else {}
+        return self._frame_nets
+
+    @property
+    @locked
+    def captioner(self):
+        """The frame captioner: the configured one, else the one the index was built with
+        (a captioned index stays complete); None when captions are off."""
+        if self._captioner is None:
+            from .caption import create_captioner
+
+            cfg, known = self.config.ingest, self.meta().get("captioner") or {}
+            if name := cfg.captioner or known.get("name"):
+                model = cfg.caption_model if cfg.captioner else known.get("model")
+                self._captioner = create_captioner(name, model, cfg.caption_base_url)
+        return self._captioner
+
+    @property
+    @locked
+    def index(self) -> VideoIndex:
+        """The index (LanceDB), refreshed to what other processes committed since the last call
+        (one `stat` when nothing changed; see `VideoIndex.refresh`)."""
+        if self._index is None:
+            from .index import VideoIndex
+
+            self._index = VideoIndex.open(self.location, self.config.lock_wait)
+        else:
+            self._index.refresh()
+        return self._index
+
+    # -- writing ------------------------------------------------------------------------------
+    def add(self, paths: list[str | Path], progress=None, roots: tuple[Path, ...] | None = None,
+            stages=None) -> IngestReport:
+        """Index files and folders; `progress(done, total, current, result)` and `stages(current,
+        stage, seconds_left)` follow the run (`Ingestor.run`); with `roots`, files and subtitles
+        that resolve outside them (symlinks) are refused. The snapshot is renewed after."""
+        from .retrieve import snapshot
+
+        index = self._created()
+        with index.writer():
+            index.refresh()
+            index.record_fingerprint(getattr(self.embedder, "fingerprint", None))
+            self._enable_visual(index)
+            report = self.ingestor(roots).run(list(paths), progress, stages)
+        if not snapshot.fresh(self.location):   # after the writer's change mark, which it must match
+            try:
+                self.renew_snapshot()
+            except OSError as exc:   # the videos are indexed; the next search saves it
+                log.warning("search snapshot not saved (%s); the next search builds it", exc)
+        return report
+
+    def _created(self) -> VideoIndex:
+        with self._lock:
+            if self._index is None:
+                from .index import VideoIndex
+
+                self._index = VideoIndex.open_or_create(
+                    self.location, self.embedder.model_name, self.embedder.dim,
+                    getattr(self.embedder, "fingerprint", None), self.config.lock_wait,
+                    embed_backend=self.config.embed.backend, asr_model=self.asr.model_name,
+                    chunk_seconds=self.config.ingest.chunk_seconds)
+            return self._index
+
+    def _enable_visual(self, index) -> None:
+        """A visual index stays visual: record (or check) the frame embedder before ingest."""
+        from .visual.represent import clip_label
+
+        cfg, meta = self.config.ingest, index.meta
+        if cfg.visual or index.has_visual:
+            backend, spec = ((cfg.visual, cfg.visual_model or "") if cfg.visual
+                             else (meta["visual_backend"], meta["visual_spec"]))
+            visual = self.visual
+            index.enable_visual(backend, spec, visual.model_name, visual.dim, clip_label(visual))
+
+    def ingestor(self, roots: tuple[Path, ...] | None = None):
+        """The `Ingestor` of this index with its settings and models (a visual index stays
+        visual, a captioned one captioned). Writes nothing until its `run`."""
+        from .ingest import Ingestor
+
+        index = self._index if self._index is not None else self.index   # opened, not created: no lock
+        visual = self.visual if self.config.ingest.visual or index.has_visual else None
+        net = self.frame_nets.get("retrieval") if visual is not None else None
+        return Ingestor(index, self.config, self.asr, self.embedder, visual, net, captioner=self.captioner,
+                        roots=roots)
+
+    def remove(self, targets: list[str]) -> list[str]:
+        """Drop videos given by id or by path; returns the ids removed."""
+        index, removed = self.index, []
+        with index.writer():
+            index.refresh()
+            rows = index.videos(["video_id", "path"]).to_pylist()
+            for target in targets:
+                resolved = path_text(Path(target).expanduser().resolve())
+                removed += [row["video_id"] for row in rows
+                            if target in (row["video_id"], row["path"]) or resolved == row["path"]]
+            for video_id in dict.fromkeys(removed):
+                index.remove(video_id)
+        return list(dict.fromkeys(removed))
+
+    def check(self, repair: bool = False) -> tuple[list, list[str]]:
+        """(problems, repair actions): the index's invariants (see `videorag.index.check`)."""
+        from .index.check import check, repair as fix
+
+        index = self.index
+        with index.writer():  # a check beside a running ingest would see its unfinished rows
+            index.refresh()
+            problems = check(index)
+            return problems, (fix(index, problems) if repair and problems else [])
+
+    def info(self) -> dict:
+        """The index's figures, models and search snapshot (fresh or stale, its ANN indexes)."""
+        from .retrieve import snapshot
+
+        found = snapshot.manifest(self.location)
+        search = {"snapshot": "missing"} if found is None else {
+            "snapshot": "fresh" if snapshot.fresh(self.location, found) else "stale",
+            "made": found["made"], "build_seconds": found["seconds"],
+            "levels": {name: {"rows": level["rows"], "index": snapshot.describe(level)}
+                       for name, level in found["levels"].items()}}
+        return {**self.index.stats(), "search": search}
+
+    def optimize(self) -> dict:
+        """Compact the index's tables and rebuild its search snapshot (ANN indexes and CARVE's
+        chunk views included)."""
+        index = self.index
+        with index.writer():
+            index.refresh()
+            index.compact()
+        return self.save_snapshot()
+
+    # -- the search snapshot ------------------------------------------------------------------
+    def corpus(self, only: set[str] | None = None) -> Corpus:
+        """The search corpus read from the index (see `videorag.retrieve.build`)."""
+        from .retrieve.build import corpus_of
+
+        return corpus_of(self.index, only)
+
+    def save_snapshot(self) -> dict:
+        """Build the search corpus from the index and save it as the index's snapshot (every
+        searcher, here or in another process, maps it instead of reading the index)."""
+        return self._save(*self._read())[1]
+
+    def _read(self) -> tuple[Corpus, str]:
+        from .retrieve import snapshot
+
+        made = snapshot.token(self.location)   # before reading: a later write makes it stale
+        return self.corpus(), made
+
+    def _save(self, corpus: Corpus, made: str) -> tuple[Corpus, dict]:
+        from .retrieve import snapshot
+
+        return corpus, snapshot.save(corpus, self.location, made, self.config.search.ann_min_rows)
+
+    def renew_snapshot(self) -> tuple[Corpus, str]:
+        """Bring a stale snapshot up to date and return its corpus and token: extended with the
+        videos added since it was made when that is all that changed, else saved anew."""
+        from .retrieve import snapshot
+
+        base = snapshot.manifest(self.location)
+        extended = self.extend_snapshot(base) if base is not None else None
+        if extended is not None:
+            return extended
+        corpus, made = self._read()
+        self._save(corpus, made)
+        return corpus, made
+
+    def extend_snapshot(self, base: dict) -> tuple[Corpus, str] | None:
+        """Save the snapshot `base` plus the videos indexed since it was made, without reading
+        the rest of the index again; None (nothing done) when videos were also removed or moved
+        since, the index has more than transcripts (frames, captions), or `base` cannot be read."""
+        from .retrieve import snapshot
+
+        made = snapshot.token(self.location)
+        index = self.index
+        if index.has_visual or index.has_captions:
+            return None
+        current = dict(zip(*index.videos(["video_id", "path"]).to_pydict().values()))
+        added = set(current) - set(base["video_ids"])
+        if not added or any(current.get(v) != p for v, p in zip(base["video_ids"], base["paths"])):
+            return None
+        old = snapshot.load(self.location, base["token"])
+        if old is None:
+            return None
+        corpus = old.extended(self.corpus(only=added))
+        self._save(corpus, made)
+        return corpus, made

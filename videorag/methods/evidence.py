@@ -1,0 +1,126 @@
+"""What the generator reads: a method's evidence for a question (`Method.evidence`, optional).
+The default, `excerpts`, gives each of the method's best videos its moment with neighbouring
+transcript lines, what the screen shows meanwhile and, for generators that read images, frames;
+rag-adapter gives its selected frames and lines, CARVE its best chunks each in its winning view.
+`ask`, the service and `videorag eval` gather evidence through `gather` alone."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..config import Config
+from ..generate import Evidence
+from ..retrieve.base import Query
+from ..retrieve.corpus import Corpus
+from ..types import Frame, Hit, Segment
+
+
+@dataclass
+class FramePicker:
+    """Frames of a video for a generator that reads images: k-means++ candidates over its frame
+    vectors, the learned query-aware choice when trained (`net`), an even spread of the sampled
+    frames without frame vectors. Images come from the frame store."""
+
+    store: object            # a FrameStore (videorag.index.frames)
+    searcher: object         # its corpus's frame vectors; its visual embedder for `net`
+    per_video: int
+    candidates: int
+    net: object = None
+
+    def pick(self, video_id: str, question: str) -> list[Frame]:
+        frames, corpus = self.store.frames(video_id), self.searcher.corpus
+        if corpus.frames is None:
+            return uniform(frames, self.per_video)
+        from ..visual.represent import generation_frames
+
+        times, vectors = corpus.frames.of(corpus.video_ids.index(video_id))
+        query = self.searcher.visual.embed_texts([question])[0] if self.net is not None else None
+        chosen = {float(times[i]) for i in generation_frames(np.asarray(vectors), query, self.per_video,
+                                                             self.candidates, self.net)}
+        return [f for f in frames if f.t in chosen]
+
+    def at(self, video_id: str, times) -> list[Frame]:
+        """The frames sampled at exactly these seconds."""
+        wanted = set(times)
+        return [f for f in self.store.frames(video_id) if f.t in wanted]
+
+
+@dataclass
+class EvidenceRequest:
+    """One question's evidence gathering: the searcher, the settings, the method's hits (a
+    search with the generator's number of videos, run when asked), and the frame picker (None:
+    the generator reads no images)."""
+
+    question: str
+    searcher: object
+    config: Config
+    hits: Callable[[], list[Hit]]
+    frames: FramePicker | None = None
+
+    def context(self):
+        """A query context for methods that select their own evidence."""
+        return self.searcher.context(Query(self.question), self.config.search)
+
+
+def gather(method, request: EvidenceRequest) -> list[Evidence]:
+    """The method's evidence (`method.evidence(request)`), the default excerpts without one."""
+    hook = getattr(method, "evidence", None)
+    return hook(request) if hook is not None else excerpts(request)
+
+
+def excerpts(request: EvidenceRequest) -> list[Evidence]:
+    """Each hit's moment with neighbouring lines up to `GenerateConfig.context_words`, the
+    screen's text meanwhile, and frames of its video."""
+    return [excerpt_evidence(request, hit) for hit in request.hits()]
+
+
+def excerpt_evidence(request: EvidenceRequest, hit: Hit) -> Evidence:
+    corpus = request.searcher.corpus
+    video = corpus.video_ids.index(hit.video_id)
+    lines = excerpt(segments_of(corpus, video), hit.start, request.config.generate.context_words)
+    frames = request.frames.pick(hit.video_id, request.question) if request.frames is not None else []
+    return Evidence(hit, lines, frames, screen=screen(corpus, video, lines))
+
+
+def segments_of(corpus: Corpus, video: int, rows=None) -> list[Segment]:
+    """A video's transcript segments (or the segment rows `rows`), in time order."""
+    level = corpus.segments
+    lo, hi = level.span(video)
+    rows = range(lo, hi) if rows is None else rows
+    return [Segment(float(level.starts[r]), float(level.ends[r]), level.texts[r]) for r in rows]
+
+
+def screen(corpus: Corpus, video: int, lines: list[Segment]) -> str:
+    """The distinct on-screen texts (OCR captions) shown while `lines` are said ("" without)."""
+    captions = corpus.captions
+    if not lines or captions is None:
+        return ""
+    from ..caption.base import seen
+
+    lo, hi = captions.span(video)
+    shown = [seen(captions.texts[j]) for j in range(lo, hi) if lines[0].start <= captions.starts[j] <= lines[-1].end]
+    return " / ".join(dict.fromkeys(t for t in shown if t))
+
+
+def excerpt(segments: list[Segment], start: float, words: int) -> list[Segment]:
+    """Consecutive segments around the one starting at `start`, about `words` words in all."""
+    if not segments:
+        return []
+    centre = min(range(len(segments)), key=lambda i: abs(segments[i].start - start))
+    lo = hi = centre
+    count = len(segments[centre].text.split())
+    while count < words and (lo > 0 or hi < len(segments) - 1):
+        for side in (hi + 1, lo - 1):
+            if 0 <= side < len(segments) and count < words and not lo <= side <= hi:
+                count += len(segments[side].text.split())
+                lo, hi = min(lo, side), max(hi, side)
+    return segments[lo:hi + 1]
+
+
+def uniform(items: list, k: int) -> list:
+    """k items evenly spread over the list (all of them when there are at most k)."""
+    if len(items) <= k:
+        return list(items)
+    return [items[int((i + 0.5) * len(items) / k)] for i in range(k)]

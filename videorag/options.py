@@ -1,0 +1,238 @@
+"""Command-line options that set config fields, each declared once in a table (`OptionTable`):
+its flag, the dotted field(s) it sets, its help and the subcommands offering it (nested ones as
+"eval index"). argparse's default is None, so the dataclass's default is the only default (help
+shows it where the text says `{default}`) and only what the user gives reaches the config, by
+its dotted path. `CONFIG` and `SERVE` hold the options of every `videorag` subcommand;
+`make_config` and `serve_config` build the configs from a parsed command line."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from .config import DEFAULT_ALPHA, ENGINES, FUSIONS, JUDGES, UNSUPPORTED, Config, override, parse_setting, setting
+from .console import names, positive_int
+from .errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Option:
+    """One command-line option and the config field(s) it sets."""
+
+    flag: str                         # e.g. "--top-k"
+    paths: tuple[str, ...]            # the dotted fields it sets (most options: one)
+    help: str                         # `{default}` stands for the field's default
+    commands: tuple[str, ...]         # the subcommands offering it ("eval index": a nested one)
+    kind: Mapping = field(default_factory=dict)   # argparse: type, choices (or a function of them), metavar, action
+    also: Mapping = field(default_factory=dict)   # fields set to these values with it (--judge-server: generator)
+    scale: int = 1                    # the field holds the given value × scale (--max-upload-mb: bytes)
+    env: str | None = None            # environment variable giving the value when the flag is not given
+
+    @property
+    def dest(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+def option(flag: str, paths: str | tuple[str, ...], help: str, commands: tuple[str, ...], **kind) -> Option:
+    """An `Option`; `paths` one dotted field or several; `kind` its argparse keywords, with
+    `also`, `scale` and `env` taken out as the option's own."""
+    own = {key: kind.pop(key) for key in ("also", "scale", "env") if key in kind}
+    return Option(flag, (paths,) if isinstance(paths, str) else paths, help, commands, kind, **own)
+
+
+@dataclass(frozen=True)
+class OptionTable:
+    """The options setting the fields of one config dataclass, for every subcommand."""
+
+    key: str                          # namespace attribute: (the parser's options, its command's defaults)
+    target: Callable[[], type]        # gives the config dataclass (imported when first needed)
+    options: tuple[Option, ...]
+    defaults: Mapping[str, Mapping] = field(default_factory=dict)   # {command: {dotted field: default}}
+                                      # where a command's own default differs from the dataclass's
+
+    def add(self, parser: argparse.ArgumentParser, command: str, required: tuple[str, ...] = ()) -> None:
+        """Offer `command`'s options on its parser; `required`: the flags it must be given."""
+        offered = tuple(o for o in self.options if command in o.commands)
+        defaults = self.defaults.get(command, {})
+        for opt in offered:
+            kind = {k: v() if k == "choices" and callable(v) else v for k, v in opt.kind.items()}
+            action = parser.add_argument(opt.flag, default=None, help=opt.help, required=opt.flag in required, **kind)
+            action.shown_default = lambda opt=opt: self._shown(opt, defaults)
+        parser.set_defaults(**{self.key: (offered, defaults)})
+
+    def _shown(self, opt: Option, defaults: Mapping[str, object]) -> str:
+        path = opt.paths[0]
+        value = defaults[path] if path in defaults else setting(self.target(), path)
+        if isinstance(value, tuple):
+            return ",".join(map(str, value))
+        return str(value // opt.scale if opt.scale != 1 else value)
+
+    def given(self, args: argparse.Namespace) -> dict[str, object]:
+        """{dotted field: value}: the command's own defaults, then every option given on the
+        command line (or by its environment variable)."""
+        offered, settings = getattr(args, self.key, ((), {}))
+        settings = dict(settings)
+        for opt in offered:
+            value = getattr(args, opt.dest)
+            if value is None and opt.env:
+                value = os.environ.get(opt.env)
+            if value is not None:
+                settings.update({path: value * opt.scale if opt.scale != 1 else value for path in opt.paths})
+                settings.update(opt.also)
+        return settings
+
+
+def config_setting(item: str) -> tuple[str, object]:
+    """argparse type of `--set`: ("section.field", value), the field checked against `Config`."""
+    try:
+        return parse_setting(Config, item)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_set_option(parser: argparse.ArgumentParser) -> None:
+    """`--set SECTION.FIELD=VALUE` (repeatable): any config field, for experiments and ablations."""
+    parser.add_argument("--set", dest="settings", action="append", default=[], type=config_setting,
+                        metavar="SECTION.FIELD=VALUE",
+                        help="set any config field, after the options above (repeatable; VALUE as JSON "
+                             "when it parses, else text), e.g. --set search.carve.rerank=false")
+
+
+OPENING = ("index", "remove", "check", "info", "optimize", "search", "ask", "train-frame-selector", "serve", "mcp")
+WRITING = ("index", "remove", "check", "optimize")
+SEARCHING = ("search", "ask", "serve", "mcp")
+RERANKING = SEARCHING + ("eval index",)
+ANSWERING = ("ask", "serve", "train-frame-selector", "eval generation", "eval index", "eval answers",
+             "eval make-qa")
+SERVER_URL = ("ask", "serve", "train-frame-selector", "eval make-qa")
+RERANKERS = "e5 (offline; pip install 'videorag[rerank]'), cross-encoder, llm (the judge)"
+
+
+def _method_names() -> list[str]:
+    from .methods import METHODS
+
+    return METHODS.names()
+
+
+EMBED = (
+    option("--embed-backend", ("embed.backend", "embed.query_backend"),
+           "text embedder backend (default: {default} to index; queries on its ONNX export when installed); "
+           "given, it embeds queries too", OPENING),
+    option("--embed-model", "embed.model", "text embedding model: local path or hub id (default: bundled "
+           "all-MiniLM-L6-v2)", OPENING),
+    option("--wait", "lock_wait", "when another process is writing the index, wait at most this long "
+           "(default: until it is done; 0: fail at once)", WRITING, type=float, metavar="SECONDS"),
+)
+INGEST = (
+    option("--fps", "ingest.fps", "frames sampled per second (default {default})", ("index",), type=float),
+    option("--asr-model", "ingest.asr_model", "Whisper model: local path or name (default: bundled tiny.en)",
+           ("index",)),
+    option("--chunk-seconds", "ingest.chunk_seconds", "fixed-window chunk length (default {default})", ("index",),
+           type=float),
+    option("--visual", "ingest.visual", "also embed frames: clip | siglip | xclip | open-clip", ("index",),
+           metavar="BACKEND"),
+    option("--visual-model", "ingest.visual_model", "weights for --visual (a local folder or hub id; "
+           "random-tiny for tests)", ("index",), metavar="FOLDER_OR_ID"),
+    option("--captions", "ingest.captioner", "also caption every sampled frame: ocr (on-screen text, offline) | "
+           "openai (a VLM server)", ("index",), metavar="NAME"),
+    option("--caption-model", "ingest.caption_model", "ocr: Tesseract language (default eng); openai: the "
+           "server's model", ("index",), metavar="MODEL"),
+    option("--engine", "ingest.engine", "local: this process; ray: Ray Data actors on a Ray cluster "
+           "(pip install 'videorag[ray]') (default {default})", ("index",), choices=ENGINES),
+    option("--address", "ingest.ray_address", "--engine ray: the cluster (ray://host:10001, auto); default: "
+           "start Ray on this machine", ("index",), metavar="ADDRESS"),
+    option("--workers", "ingest.ray_workers", "--engine ray: actors building videos, each loading the models "
+           "once (default: one per CPU)", ("index",), type=int, metavar="N"),
+    option("--ann-min-rows", "search.ann_min_rows", "levels with this many units get an ANN index "
+           "(default {default})", ("optimize",), type=positive_int, metavar="N"),
+)
+SEARCH = (
+    option("--top-k", "search.top_k", "results (default {default})", ("search",), type=positive_int),
+    option("--method", "search.method", "retrieval method: %(choices)s (default {default}; see README)",
+           SEARCHING, choices=_method_names, metavar="NAME"),
+    option("--visual-alpha", "search.visual_alpha", "videorag-vt: weight of text against frames "
+           "(default {default})", SEARCHING + ("eval index",), type=float),
+    option("--fusion", "search.fusion", "how dense and BM25 scores meet (default {default})", SEARCHING,
+           choices=FUSIONS),
+    option("--alpha", "search.alpha", "weight of dense scores against BM25 in every method fusing them "
+           "(default: each method's own, " + ", ".join(f"{m} {a}" for m, a in DEFAULT_ALPHA.items()) + ")",
+           SEARCHING + ("eval retrieval", "eval sweep", "eval generation"), type=float),
+    option("--weak-below", "search.weak_below", "mark a hit weak when its best segment's similarity to the "
+           "query is below this (default {default}; -1: never)", SEARCHING, type=float, metavar="COSINE"),
+)
+RERANK = (
+    option("--carve-reranker", "search.carve.reranker.backend", "carve: the reranker judging the pooled "
+           f"chunks: auto (the judge when installed, else e5), {RERANKERS} (default {{default}})",
+           RERANKING, metavar="NAME"),
+    option("--moment-reranker", "search.moments.reranker", "other methods: a reranker rescoring each video's "
+           f"moments: {RERANKERS} (default: none)", RERANKING, metavar="NAME"),
+    option("--rerank-model", "search.carve.reranker.model", "the model of --carve-reranker and "
+           "--moment-reranker: cross-encoder: its folder or hub id; llm: the judge's model", RERANKING,
+           metavar="PATH"),
+    option("--rerank-generator", "search.carve.reranker.generator", "llm reranker: the generator that judges "
+           "(openai also judges frames; default {default})", RERANKING, choices=JUDGES),
+    option("--carve-views", "search.carve.views", "carve: views to pool from (text-clip, text-frame, "
+           "visual-frame, visual-clip; default all the index has)", RERANKING, type=names,
+           metavar="VIEW[,VIEW...]"),
+)
+JUDGE = (
+    option("--judge", "search.judge.enabled", "a language model reads the best videos' steps and picks the "
+           "moments (default: off for search, about 2.5 s a query on 2 cores; on for ask when its model is "
+           "installed)", SEARCHING, action=argparse.BooleanOptionalAction),
+    option("--judge-model", "search.judge.reranker.model", "the judge's GGUF file or a model `videorag models` "
+           "lists (default Qwen2.5-Coder-1.5B, pip install 'videorag[judge]')", SEARCHING,
+           metavar="PATH_OR_NAME"),
+    option("--judge-server", "search.judge.reranker.base_url", "judge through an OpenAI-compatible server "
+           "instead (its model: --judge-model)", SEARCHING, metavar="URL",
+           also={"search.judge.reranker.generator": "openai"}),
+)
+GENERATE = (
+    option("--generator", "generate.backend", "answer generator: extractive | openai | llamacpp "
+           "(default {default})", ANSWERING + ("demo",)),
+    option("--model", "generate.model", "generator model (server model name or GGUF path)", ANSWERING),
+    option("--base-url", "generate.base_url", "openai: server URL (default $OPENAI_BASE_URL)", SERVER_URL),
+    option("--max-tokens", "generate.max_tokens", "answer length cap, in tokens (default {default})",
+           ("eval generation",), type=int),
+    option("--videos", "generate.videos", "videos given to the generator (default {default})", ("ask",),
+           type=positive_int),
+    option("--frames", "generate.frames_per_video", "frames per video (default {default})", ("ask",), type=int),
+    option("--verify", "generate.verify.enabled", "check each claim against the moments it cites (default on "
+           "when the judge is installed)", ("ask",), action=argparse.BooleanOptionalAction),
+    option("--unsupported", "generate.verify.unsupported", "what to do with a claim its moments do not "
+           "support (default {default})", ("ask",), choices=UNSUPPORTED),
+)
+CONFIG = OptionTable("config_options", lambda: Config, EMBED + INGEST + SEARCH + RERANK + JUDGE + GENERATE, {
+    "eval generation": {"generate.max_tokens": 128},   # the bench's answers are short
+    "train-frame-selector": {"generate.backend": "openai"},   # its generation labels need a VLM
+})
+
+
+def _serve_config() -> type:
+    from .serve.service import ServeConfig
+
+    return ServeConfig
+
+
+SERVE = OptionTable("serve_options", _serve_config, (
+    option("--host", "host", "address to bind (default {default}: this machine only)", ("serve",)),
+    option("--port", "port", "port to listen on (default {default})", ("serve",), type=int),
+    option("--token", "token", "bearer token for writes (and reads off loopback); default $VIDEORAG_TOKEN",
+           ("serve",), env="VIDEORAG_TOKEN"),
+    option("--root", "roots", "a folder the index tool and POST /index may read (repeatable; none: uploads "
+           "only)", ("serve", "mcp"), action="append", metavar="FOLDER"),
+    option("--max-upload-mb", "max_upload_bytes", "largest upload, in MB (default {default})", ("serve",),
+           type=positive_int, scale=1 << 20),
+))
+
+
+def make_config(args: argparse.Namespace) -> Config:
+    """The config a command line asks for: the defaults, the command's options, then its `--set`s."""
+    settings = {"show_progress": sys.stderr.isatty(), **CONFIG.given(args), **dict(getattr(args, "settings", []))}
+    return override(Config(), settings)
+
+
+def serve_config(args: argparse.Namespace):
+    """The server's settings (`videorag.serve.service.ServeConfig`) from `serve` or `mcp`."""
+    return override(_serve_config()(args.index), SERVE.given(args))

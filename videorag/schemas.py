@@ -1,0 +1,140 @@
+"""Every JSON shape the product emits, declared once: the HTTP API's response models (and so its
+OpenAPI document), the MCP tools' output schemas, and what the CLI's `--json` prints.
+
+The in-process results stay plain dataclasses (`videorag.types`, `serve.jobs.Job`); their
+`to_dict()` / `search_json()` build these shapes without importing pydantic (it would add about
+75 ms to every CLI search), and the tests hold each one to its model here. No field has a
+default: each is always present (null where it has no value). Times are seconds, rounded to the
+millisecond where the shape is made (`types.seconds`).
+"""
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+TEXT_LIMIT = 2000   # characters in a query or question (HTTP and MCP)
+TOP_K_LIMIT = 100   # results one search may ask for
+PATHS_LIMIT = 1000  # server paths one index job may take
+VideoId = Annotated[str, Field(description="the video's id in the index")]
+VideoPath = Annotated[str, Field(description="the video file on the server")]
+Seconds = Annotated[float, Field(description="seconds into the video")]
+ServerPaths = Annotated[list[str], Field(min_length=1, max_length=PATHS_LIMIT,
+                                         description="folders or video files on the server, inside its roots")]
+
+
+# -- search and answers --------------------------------------------------------------------
+class Citation(BaseModel):
+    """A cited moment of a video."""
+
+    video_id: VideoId
+    path: VideoPath
+    start: Seconds
+    end: Seconds
+
+
+class Hit(Citation):
+    """One result: a video at its best-matching moment (or, with moments, one moment)."""
+
+    score: float
+    text: str = Field(description="what is said (or shown) in this moment")
+    weak: bool = Field(description="below the relevance floor: may not be about the query")
+
+
+class SearchResult(BaseModel):
+    query: str
+    results: list[Hit] = Field(description="best first")
+
+
+class Claim(BaseModel):
+    text: str = Field(description="one sentence of the answer")
+    citations: list[int] = Field(description="the moments it cites: positions in `citations` (0-based)")
+    support: float | None = Field(description="how well its cited moments support it, 0-1; null: not verified")
+    supported: bool | None = Field(description="false: its cited moments do not say this; null: not verified")
+
+
+class Answer(BaseModel):
+    question: str
+    answer: str = Field(description="may cite moments as [1], [2] (1-based positions in `citations`)")
+    citations: list[Citation]
+    generator: str = Field(description="the generator that wrote the answer")
+    judge: str | None = Field(description="the judge that chose the cited moments (backend:model); null: none")
+    claims: list[Claim] = Field(description="the answer's sentences, each with the moments it cites and its "
+                                            "support; empty when the answer abstained")
+    abstained: bool = Field(description="true: the videos do not cover the question, no answer is given")
+
+
+# -- the collection ------------------------------------------------------------------------
+class Video(BaseModel):
+    video_id: VideoId
+    path: VideoPath
+    duration: float = Field(description="seconds")
+    source: str = Field(description="where the text came from: asr or subtitles")
+
+
+class VideoList(BaseModel):
+    """The indexed videos (MCP's `list_videos`; `GET /videos` answers the bare list)."""
+
+    videos: list[Video] = Field(description="by path")
+
+
+class Removed(BaseModel):
+    removed: list[str] = Field(description="the ids of the videos removed")
+
+
+# -- index jobs ----------------------------------------------------------------------------
+class JobFile(BaseModel):
+    """What a job did with one file."""
+
+    path: str
+    status: str = Field(description="added, unchanged, moved or failed")
+    video_id: str | None = Field(description="the video's id in the index; null: it failed")
+    error: str | None
+    warnings: list[str] = Field(description="what was read only in part, or dropped")
+
+
+class Job(BaseModel):
+    """A background index job and its progress."""
+
+    id: str
+    paths: list[str]
+    state: str = Field(description="queued, running, done or failed")
+    done: int = Field(description="files finished")
+    total: int = Field(description="files found")
+    current: str | None = Field(description="the file being indexed")
+    stage: str | None = Field(description="what the current file goes through: decode, transcribe, embed, ocr…")
+    eta_seconds: float | None = Field(description="the whole job's time left, once there is an estimate")
+    files: list[JobFile]
+    summary: str | None = Field(description="counts by status, once the job is done")
+    error: str | None = Field(description="why the job failed")
+
+
+# -- the server ----------------------------------------------------------------------------
+class JudgeStatus(BaseModel):
+    available: bool = Field(description="the judge's model is installed: it can run here")
+    search: bool = Field(description="search uses the judge unless told otherwise")
+    ask: bool = Field(description="ask uses the judge unless told otherwise")
+
+
+class Methods(BaseModel):
+    default: str = Field(description="the method used when a request names none")
+    methods: list[str] = Field(description="the registered retrieval methods")
+    judge: JudgeStatus
+
+
+class Error(BaseModel):
+    """Every HTTP error's body."""
+
+    detail: str = Field(description="what went wrong, in one line, and what to do about it")
+
+
+# -- requests ------------------------------------------------------------------------------
+class AskRequest(BaseModel):
+    question: str = Field(min_length=1, max_length=TEXT_LIMIT)
+    method: str | None = None
+    judge: bool | None = Field(None, description="moments chosen by the judge (default: on when its model "
+                                                 "is installed)")
+
+
+class IndexRequest(BaseModel):
+    paths: ServerPaths
