@@ -25,5 +25,6 @@ demo: install
 test: install-test
 	$(PYTHON) -m pytest -q
 
+# the quick set of the benchmarks (`python -m benchmarks` lists them all)
 bench: install-test
-	$(PYTHON) benchmarks/bench_core.py
+	$(PYTHON) -m benchmarks quick

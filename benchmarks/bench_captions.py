@@ -1,35 +1,23 @@
 """Frame-caption benchmark (issue: captions of sampled frames stored in the index, RAG-Adapter's
 CaptionsDB): ingest × realtime with OCR captions on beside off, on the same ≥ 10 minutes of
-narrated slide video as `bench_core.py` (30 fps, 640×360, ~70 s how-tos of 14 steps), in one run;
-plus where the caption time goes (frames OCR'd after deduplication, the caption stage alone).
+narrated slide video as `core` (30 fps, 640×360, ~70 s how-tos of 14 steps), in one run; plus
+where the caption time goes (frames OCR'd after deduplication, the caption stage alone).
 
-Usage: python benchmarks/bench_captions.py [--out bench-results]
-Prints figures and writes OUT/captions.json.
+    python -m benchmarks captions      # writes OUT/captions.json
 """
 from __future__ import annotations
 
-import shutil
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from bench_core import bench_ingest, run  # noqa: E402
+from videorag import VideoRAG
 
-from videorag import Config, IngestConfig, VideoRAG  # noqa: E402
+from .bench_core import bench_ingest, timed_add, warm_rag
 
 
-def bench_ingest_captions(out: Path) -> dict:
-    text = bench_ingest(out)  # renders the videos if missing; captions off
-    index_dir = out / "ingest-index-captions"
-    shutil.rmtree(index_dir, ignore_errors=True)
-    rag = VideoRAG(index_dir, Config(ingest=IngestConfig(captioner="ocr")))
-    rag.embedder.embed(["warm up"])
-    rag.asr.warm_up()
-    rag.add([])
-    start = time.perf_counter()
-    report = rag.add([out / "ingest-videos"])
-    seconds = time.perf_counter() - start
+def bench_ingest_captions(run) -> dict:
+    text = bench_ingest(run)  # renders the videos if missing; captions off
+    rag = warm_rag(run.work / "ingest-index-captions", run.config("ingest.captioner=ocr"))
+    report, seconds = timed_add(rag, run.work / "ingest-videos")
     stats = rag.info()
     return {"video_seconds": text["video_seconds"], "videos": text["videos"],
             "captions_off_x_realtime": text["x_realtime"],
@@ -59,5 +47,4 @@ def _caption_stage(rag: VideoRAG, video_seconds: float) -> dict:
             "caption_stage_x_realtime": round(video_seconds / (ocr_s + embed_s), 1)}
 
 
-if __name__ == "__main__":
-    sys.exit(run(__doc__, (("ingest", bench_ingest_captions),), "captions.json"))
+PARTS = {"ingest": bench_ingest_captions}

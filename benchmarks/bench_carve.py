@@ -1,26 +1,27 @@
 """CARVE on a V-RAGBench-format set of our own, beside every method and CARVE's ablations, and
-CARVE's latency at ≥ 1,000 chunks.
+CARVE's latency at ≥ 1,000 chunks. The reranker is the config's (`auto`: the judge where its
+model is installed, else e5); results/carve was measured with `--set search.carve.reranker.backend=e5`.
 
 1. `quality`: the moment benchmark's recordings (`benchmarks/moments/`, rendered if missing),
-   indexed with OCR captions (`--captions ocr`: the text-frame view); its DEV and TEST questions
-   written as V-RAGBench triplets {query, video_id, start, end, answer} (the answer = what the
-   narration says in the gold window) to OUT/carve/vragbench.jsonl; every method scored by
-   `videorag eval index --triplets`'s code: chunk Recall@5 / nDCG@5 (120 s chunks), moment
-   metrics, per-stage latency. No visual weights exist offline: the visual views are absent here
-   (they are exercised in tests with random-weight models; no visual quality figure is claimed).
-2. `latency`: `carve` (offline e5 reranker) on the synthetic 1,000-video index with captions of
-   `bench_methods.py` (≥ 1,000 chunks): pool / rerank / total p50 and p95 — e5's passage cache
-   emptied before each query (cold) and kept across queries —, and end to end with
-   generation by the local llama.cpp backend (Gemma 3 270M).
+   indexed with OCR captions (`--captions ocr`: the text-frame view) in WORK/carve/index; its DEV
+   and TEST questions written as V-RAGBench triplets {query, video_id, start, end, answer} (the
+   answer = what the narration says in the gold window) to WORK/carve/vragbench.jsonl; every
+   method scored by `videorag eval index --triplets`'s code: chunk Recall@5 / nDCG@5 (120 s
+   chunks), moment metrics, per-stage latency. No visual weights exist offline: the visual views
+   are absent here (they are exercised in tests with random-weight models; no visual quality
+   figure is claimed). Each run's carve settings go on top of the run's `--set` items.
+2. `latency`: `carve` on the synthetic 1,000-video index with captions of `methods` (≥ 1,000
+   chunks): pool / rerank / total p50 and p95 — e5's passage cache emptied before each query
+   (cold) and kept across queries —, and end to end with generation by the local llama.cpp
+   backend (Gemma 3 270M).
 
-Usage: python benchmarks/bench_carve.py [--out bench-results] [--skip quality,latency]
-Prints figures and writes OUT/carve.json; `--table OUT/carve.json` prints the quality table.
+    python -m benchmarks carve [--skip quality,latency]      # writes OUT/carve.json
+    python -m benchmarks carve --table                        # prints OUT/carve.json's quality table
 """
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,25 +29,26 @@ from pathlib import Path
 import numpy as np
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
-sys.path.insert(0, str(Path(__file__).parent))
-from bench_core import run  # noqa: E402
 
-from videorag import Config, VideoRAG  # noqa: E402
-from videorag.config import CarveConfig, GenerateConfig, IngestConfig  # noqa: E402
+from videorag import VideoRAG  # noqa: E402
 from videorag.eval.commands import evaluate_index  # noqa: E402
 from videorag.eval.datasets import load_triplets  # noqa: E402
 from videorag.rerank import e5  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-RUNS = (   # (row name, method, carve settings)
-    ("textvideorag", "textvideorag", {}),
-    ("rag-adapter", "rag-adapter", {}),
-    ("carve", "carve", {}),
-    ("carve: text-clip only", "carve", {"views": ("text-clip",)}),
-    ("carve: text-frame only", "carve", {"views": ("text-frame",)}),
-    ("carve: no rerank", "carve", {"rerank": False}),
-    ("carve: no per-chunk choice", "carve", {"choose": False}),
-    ("carve: reranker alone (paper)", "carve", {"rerank_weight": 1.0}),
+from .bench_methods import captioned_index as synthetic_captioned_index  # noqa: E402
+from .bench_moments import golden  # noqa: E402
+from .driver import read_results, run_parts  # noqa: E402
+from .synthetic import percentiles  # noqa: E402
+
+RUNS = (   # (row name, method, carve settings on top of the run's --set items)
+    ("textvideorag", "textvideorag", ()),
+    ("rag-adapter", "rag-adapter", ()),
+    ("carve", "carve", ()),
+    ("carve: text-clip only", "carve", ('search.carve.views=["text-clip"]',)),
+    ("carve: text-frame only", "carve", ('search.carve.views=["text-frame"]',)),
+    ("carve: no rerank", "carve", ("search.carve.rerank=false",)),
+    ("carve: no per-chunk choice", "carve", ("search.carve.choose=false",)),
+    ("carve: reranker alone (paper)", "carve", ("search.carve.rerank_weight=1.0",)),
 )
 
 
@@ -66,30 +68,26 @@ def triplets(moments_dir: Path, videos: Path, out: Path) -> Path:
     return out
 
 
-def captioned_index(out: Path, videos: Path) -> Path:
-    index = out / "carve" / "index"
-    config = Config(ingest=IngestConfig(captioner="ocr"))
+def captioned_index(run, videos: Path) -> Path:
+    index = run.work / "carve" / "index"
+    config = run.config("ingest.captioner=ocr")
     start = time.perf_counter()
     report = VideoRAG(index, config).add([videos])
     print(f"index: {report.summary()} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     return index
 
 
-def bench_quality(out: Path) -> dict:
-    moments_dir = out / "moments"
-    videos = moments_dir / "videos"
-    if not (moments_dir / "test.jsonl").is_file():
-        subprocess.run([sys.executable, str(ROOT / "benchmarks" / "moments" / "build.py"), "--videos", str(videos),
-                        "--out", str(moments_dir)], check=True)
-    (out / "carve").mkdir(parents=True, exist_ok=True)
-    items = load_triplets(triplets(moments_dir, videos, out / "carve" / "vragbench.jsonl"))
-    rag = VideoRAG(captioned_index(out, videos), Config())
-    split = {json.loads(line)["id"]: json.loads(line)["split"]
-             for line in (out / "carve" / "vragbench.jsonl").read_text().splitlines()}
+def bench_quality(run) -> dict:
+    gold = golden(run)
+    (run.work / "carve").mkdir(parents=True, exist_ok=True)
+    vragbench = triplets(gold.work, gold.videos, run.work / "carve" / "vragbench.jsonl")
+    items = load_triplets(vragbench)
+    rag = VideoRAG(captioned_index(run, gold.videos), run.config())
+    split = {json.loads(line)["id"]: json.loads(line)["split"] for line in vragbench.read_text().splitlines()}
     result = {"n": len(items), "chunks": len(rag.searcher().corpus.chunk_views),
               "views": rag.searcher().corpus.chunk_views.models, "runs": []}
     for name, method, settings in RUNS:
-        rag.config.search.carve = CarveConfig(**settings)
+        rag.config.search.carve = run.config(*settings).search.carve
         e5.forget()   # each run's stage times from a cold passage cache
         for part in ("dev", "test"):
             chosen = [it for it in items if split[it.qid] == part]
@@ -100,13 +98,8 @@ def bench_quality(out: Path) -> dict:
     return result
 
 
-def bench_latency(out: Path, queries: int = 40) -> dict:
-    from bench_methods import _captioned_index
-
-    from bench_core import bench_search
-
-    bench_search(out, queries=1)
-    rag = VideoRAG(_captioned_index(out), Config())
+def bench_latency(run, queries: int = 40) -> dict:
+    rag = VideoRAG(synthetic_captioned_index(run), run.config())
     start = time.perf_counter()
     rag.search("warm up", method="carve")
     views = rag.searcher().corpus.chunk_views
@@ -124,9 +117,8 @@ def bench_latency(out: Path, queries: int = 40) -> dict:
             t["total"] = time.perf_counter() - begin
             stages.append(t)
         result[f"search_ms (e5 cache {cache})"] = {
-            k: {f"p{q}": round(float(np.percentile([s[k] for s in stages], q)) * 1000, 1) for q in (50, 95)}
-            for k in stages[0]}
-    rag.config.generate = GenerateConfig(backend="llamacpp", max_tokens=64)
+            k: percentiles([s[k] * 1000 for s in stages], digits=1, suffix="") for k in stages[0]}
+    rag.config = run.config("generate.backend=llamacpp", "generate.max_tokens=64")
     rag.ask("warm up", method="carve")
     ends = []
     for i in range(5):
@@ -153,8 +145,15 @@ def table(results: dict) -> str:
     return "\n".join([head] + rows)
 
 
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["--table"]:
-        print(table(json.loads(Path(sys.argv[2]).read_text())))
-        sys.exit(0)
-    sys.exit(run(__doc__, (("quality", bench_quality), ("latency", bench_latency)), "carve.json"))
+PARTS = {"quality": bench_quality, "latency": bench_latency}
+
+
+def options(parser) -> None:
+    parser.add_argument("--table", action="store_true", help="print the quality table of OUT/carve.json, run nothing")
+
+
+def main(run) -> dict | None:
+    if run.args.table:
+        print(table(read_results(run.path)))
+        return None
+    return run_parts(run, PARTS)

@@ -7,32 +7,28 @@ Local runs: models loaded and the index created before the clock starts (through
 Ray started before the clock (`ray_start_seconds` reported apart); each run's clock includes
 its actors loading the models (the price of a run on Ray).
 
-Usage: python benchmarks/bench_ingest_engines.py [--out bench-results] [--skip local,ray]
-Prints figures and writes OUT/ingest_engines.json.
+    python -m benchmarks ingest_engines [--skip local,ray]      # writes OUT/ingest_engines.json
 """
 from __future__ import annotations
 
 import re
 import shutil
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
-from bench_core import ingest_videos, run  # noqa: E402
+from videorag import VideoRAG
 
-from videorag import Config, VideoRAG  # noqa: E402
-from videorag.config import IngestConfig  # noqa: E402
+from .bench_core import ingest_videos, timed_add
 
 RUNS = {"local": 5, "ray": 3}
 
 
-def _runs(out: Path, engine: str) -> dict:
-    folder, scripts, total = ingest_videos(out)
+def _runs(run, engine: str) -> dict:
+    folder, scripts, total = ingest_videos(run.work)
     n = len(scripts)
-    config = Config(ingest=IngestConfig(engine=engine), show_progress=False)
+    config = run.config(f"ingest.engine={engine}", "show_progress=false")
     result, speeds = {"videos": n, "video_seconds": round(total, 1)}, []
     if engine == "ray":
         import ray
@@ -41,31 +37,29 @@ def _runs(out: Path, engine: str) -> dict:
         ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
         result["ray_start_seconds"] = round(time.perf_counter() - start, 1)
     for i in range(RUNS[engine]):
-        index_dir = out / f"ingest-engine-{engine}"
+        index_dir = run.work / f"ingest-engine-{engine}"
         shutil.rmtree(index_dir, ignore_errors=True)
         rag = VideoRAG(index_dir, config)
         if engine == "local":
             rag.embedder.embed(["warm up"])
             rag.asr.warm_up()
-        rag.add([])   # creates the index: start-up, not throughput
-        start = time.perf_counter()
-        report = rag.add([folder])
-        speeds.append(total / (time.perf_counter() - start))
+        report, seconds = timed_add(rag, folder)
+        speeds.append(total / seconds)
         assert report.count("added") == n, report.summary()
         print(engine, i, f"{speeds[-1]:.1f} x realtime", flush=True)
-    result["wer_vs_script"] = round(_wer_of(out / f"ingest-engine-{engine}", scripts), 4)
+    result["wer_vs_script"] = round(_wer_of(run.work / f"ingest-engine-{engine}", scripts), 4)
     result["x_realtime"] = {"min": round(min(speeds), 1), "median": round(float(np.median(speeds)), 1),
                             "max": round(max(speeds), 1), "runs": len(speeds)}
     return result
 
 
-def bench_local(out: Path) -> dict:
-    return _runs(out, "local")
+def bench_local(run) -> dict:
+    return _runs(run, "local")
 
 
-def bench_ray(out: Path) -> dict:
-    result = _runs(out, "ray")
-    result["same_as_local"] = _same(out / "ingest-engine-local", out / "ingest-engine-ray")
+def bench_ray(run) -> dict:
+    result = _runs(run, "ray")
+    result["same_as_local"] = _same(run.work / "ingest-engine-local", run.work / "ingest-engine-ray")
     return result
 
 
@@ -109,5 +103,4 @@ def _same(a: Path, b: Path) -> dict:
             "videos": len(first), "wer_between_engines": round(_wer_of(b, first), 4)}
 
 
-if __name__ == "__main__":
-    sys.exit(run(__doc__, (("local", bench_local), ("ray", bench_ray)), "ingest_engines.json"))
+PARTS = {"local": bench_local, "ray": bench_ray}

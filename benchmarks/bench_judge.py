@@ -1,23 +1,22 @@
 """Judged search on the moment benchmark: quality against cost, one row per setting.
 
-Each row is a `--set`-style list of settings applied to a fresh `Config` (judged search on). In
-the `cost` grid the judge's memo is emptied before each row, so every row pays for its own
-judgements and its latency is its own; the `mix` grid (how judgements are combined with
-retrieval) shares it, so its latency column is not a row's own. Rows run in one process over the moment benchmark's index (rendered and
-built by `bench_moments.py`'s code, cached). Columns, per split and kind (dev / test × long /
-short): window_hit@1 (the cited moment of plain search holds the answer), video_hit@1,
-moment_recall@5, cited_seconds; and over every question the judge stage's p50 / p95 in ms.
+Each row is a list of settings (as `--set` takes them) applied to a fresh `Config` with judged
+search on, after the run's own `--set` items (`--set ingest.captioner=ocr` judges over the OCR
+index). In the `cost` grid the judge's memo is emptied before each row, so every row pays for its
+own judgements and its latency is its own; the `mix` grid (how judgements are combined with
+retrieval) shares it, so its latency column is not a row's own. Rows run in one process over the
+moment benchmark's index (rendered and built by `moments`' code, cached). Columns, per split and
+kind (dev / test × long / short): window_hit@1 (the cited moment of plain search holds the
+answer), video_hit@1, moment_recall@5, chunk_recall@5, cited_seconds; and over every question the
+judge stage's p50 / p95 in ms.
 
-Usage:
-    python benchmarks/bench_judge.py [--grid cost|mix] [--judge-model PATH_OR_NAME] [--method NAME]
-        [--row "search.judge.candidates=4 search.judge.cite_context=0" ...] [--out bench-results]
-Writes OUT/judge.json (per question) and prints the table (also written to RESULTS/README.md's
-table part when --results is given).
+    python -m benchmarks judge [--grid cost|mix] [--judge-model PATH_OR_NAME] [--method NAME]
+        [--row "search.judge.candidates=4 search.judge.cite_context=0" ...] [--results results/judge]
+prints the table and writes OUT/judge-GRID.json (per question; RESULTS/README.md's table part too
+with --results).
 """
 from __future__ import annotations
 
-import argparse
-import json
 import shlex
 import sys
 import time
@@ -25,16 +24,13 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
+from videorag import VideoRAG
+from videorag.config import Config, apply_overrides
+from videorag.eval.commands import evaluate_index
 
-from bench_moments import index_videos, revision, setting  # noqa: E402
-from moments.build import build  # noqa: E402
-from moments.corpus import KINDS, SPLITS  # noqa: E402
-
-from videorag import Config, VideoRAG  # noqa: E402
-from videorag.eval.commands import evaluate_index  # noqa: E402
-from videorag.eval.datasets import load_golden_jsonl  # noqa: E402
+from .bench_moments import golden, moment_rag
+from .driver import revision, write_report
+from .moments.corpus import KINDS, SPLITS
 
 GRIDS = {
     # what a query costs: each row pays for its own judgements
@@ -96,59 +92,43 @@ def write_readme(path: Path, command: str, text: str) -> None:
                       "(the mean length of the top hit's citation). Latency: the judge stage of one query, "
                       "p50 / p95 over all questions, on this machine (2 cores).", "", text, "",
                       f"Code: `{revision()}`.", ""])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    notes = path.read_text().partition(NOTES)[2] if path.exists() else ""
-    path.write_text(head + (f"\n{NOTES}{notes}" if notes else ""))
+    write_report(path, head, NOTES)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def options(parser) -> None:
     parser.add_argument("--grid", default="cost", choices=sorted(GRIDS))
     parser.add_argument("--shared-memo", action="store_true",
                         help="keep the judge's memo across rows (the mix grid's default): quality only")
     parser.add_argument("--row", action="append", default=[], help="a row of settings (replaces the grid)")
     parser.add_argument("--method", default="textvideorag")
     parser.add_argument("--judge-model", default=None, help="the judge's GGUF (path or model name)")
-    parser.add_argument("--ingest", action="append", default=[], metavar="KEY=VALUE",
-                        help="an ingest setting (e.g. ingest.captioner=ocr): its own index, as bench_moments --set")
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
     parser.add_argument("--results", type=Path, default=None,
                         help="also write the table into this folder's README.md (its notes below the table kept)")
-    args = parser.parse_args()
-    work = args.out / "moments"
-    golden = build(work / "videos", work)
-    items = {split: load_golden_jsonl(path) for split, path in golden.items()}
-    kinds = {json.loads(line)["id"]: json.loads(line)["kind"] for path in golden.values() for line in path.open()}
-    base = Config()
-    for item in args.ingest:
-        setting(base, item)
-    rag = VideoRAG(work / "-".join(["index", *args.ingest]), base)   # the index bench_moments --set builds
-    print(f"index: {index_videos(rag, work / 'videos', {v for s in items for it in items[s] for v in it.relevant})}",
-          file=sys.stderr)
+
+
+def row_config(run, row: str) -> Config:
+    """Judged search on (with the judge's model), the run's `--set` items, then the row's."""
+    config = Config()
+    config.search.judge.enabled = True
+    config.search.judge.reranker.model = run.args.judge_model
+    return apply_overrides(config, [*run.settings, *shlex.split(row)])
+
+
+def main(run) -> dict:
+    args = run.args
+    run.label = args.grid
+    gold = golden(run)
+    kinds = gold.kinds
+    rag, _ = moment_rag(run, gold)
     rows = []
     for row in args.row or GRIDS[args.grid]:
-        config = Config()
-        for item in args.ingest:
-            setting(config, item)
-        config.search.judge.enabled = True
-        config.search.judge.reranker.model = args.judge_model
-        for item in shlex.split(row):
-            setting(config, item)
-        rag.config = config
+        rag.config = row_config(run, row)
         start = time.perf_counter()
         shared = args.shared_memo or args.grid == "mix"
-        rows.append((row, run_row(rag, items, kinds, args.method, fresh=not shared)))
+        rows.append((row, run_row(rag, gold.items, kinds, args.method, fresh=not shared)))
         print(f"{row or '(defaults)'}: {time.perf_counter() - start:.0f} s", file=sys.stderr)
         print(table(rows[-1:]).splitlines()[-1], file=sys.stderr)
     print(table(rows))
     if args.results is not None:
-        write_readme(args.results / "README.md", "python benchmarks/bench_judge.py " + shlex.join(sys.argv[1:]),
-                     table(rows))
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"judge-{args.grid}.json").write_text(json.dumps({"revision": revision(), "argv": sys.argv[1:],
-                                                     "rows": [{"setting": n, **r} for n, r in rows]}, indent=1))
-    print(f"wrote {args.out / f'judge-{args.grid}.json'}")
-
-
-if __name__ == "__main__":
-    main()
+        write_readme(args.results / "README.md", run.command, table(rows))
+    return {"revision": revision(), "argv": run.argv, "rows": [{"setting": n, **r} for n, r in rows]}

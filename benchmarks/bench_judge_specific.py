@@ -7,30 +7,30 @@ is BM25 alone) and only the videos some question's first stage returns get piece
 video is judged (the best by that score), ten per question, and a video scores
 `video_weight` · its judged step + the rest its first-stage score.
 
-Usage: python benchmarks/bench_judge_specific.py [--qa benchmarks/specific_qa/dev_a.json]
-           [--limit N] [--video-weight 0.5] [--judge-model PATH_OR_NAME] [--out bench-results]
-Prints R@1/5/10 (first gold) before and after, with the judge's time a question.
+    python -m benchmarks judge_specific [--qa benchmarks/specific_qa/dev_a.json] [--limit N]
+        [--video-weight 0.5] [--judge-model PATH_OR_NAME]
+prints R@1/5/10 (first gold) before and after, with the judge's time a question; writes
+OUT/judge_specific.json.
 """
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+from videorag.config import EmbedConfig
+from videorag.embed import create_embedder
+from videorag.eval import metrics
+from videorag.eval.cli import CACHE, bench_dir
+from videorag.eval.datasets import load_transcripts, load_wikihow_qa
+from videorag.eval.transcripts import TranscriptCorpusConfig, transcript_corpus
+from videorag.methods import create_method
+from videorag.retrieve import Corpus, Level, Query, Searcher
 
-from videorag.config import Config, EmbedConfig  # noqa: E402
-from videorag.embed import create_embedder  # noqa: E402
-from videorag.eval import metrics  # noqa: E402
-from videorag.eval.cli import CACHE, bench_dir  # noqa: E402
-from videorag.eval.datasets import load_transcripts, load_wikihow_qa  # noqa: E402
-from videorag.eval.transcripts import TranscriptCorpusConfig, transcript_corpus  # noqa: E402
-from videorag.methods import create_method  # noqa: E402
-from videorag.retrieve import Corpus, Level, Query, Searcher  # noqa: E402
+from .synthetic import percentiles
+
+QA = Path(__file__).resolve().parent / "specific_qa"
 
 PIECE = 40
 
@@ -50,23 +50,25 @@ def recall(items, runs) -> dict:
     return {s.name: round(s.value, 3) for s in scores if s.name.startswith("recall_first@")}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--qa", type=Path, default=ROOT / "benchmarks" / "specific_qa" / "dev_a.json")
+def options(parser) -> None:
+    parser.add_argument("--qa", type=Path, default=QA / "dev_a.json")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--video-weight", type=float, default=0.5)
     parser.add_argument("--judge-model", default=None)
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
-    args = parser.parse_args()
+
+
+def main(run) -> dict:
+    args = run.args
     transcripts = load_transcripts(bench_dir() / "transcripts.jsonl.gz")
     items = load_wikihow_qa(args.qa)[:args.limit]
-    config = Config()
+    config = run.config()
     embedder = create_embedder(EmbedConfig())
     corpus = transcript_corpus(transcripts, embedder, TranscriptCorpusConfig(), CACHE, show_progress=True)
     first = Searcher(corpus, embedder)
     best = create_method("best", config.search)
     before = [first.rank_ids(Query(it.query, it.question), best, config.search, 10) for it in items]
-    searcher = Searcher(with_pieces(corpus, transcripts, {v for run in before for v in run}, embedder.dim), embedder)
+    searcher = Searcher(with_pieces(corpus, transcripts, {v for ranked in before for v in ranked}, embedder.dim),
+                        embedder)
     judge = config.search.judge
     judge.videos, judge.candidates, judge.per_video, judge.video_weight = 10, 10, 1, args.video_weight
     judge.reranker.model = args.judge_model
@@ -76,14 +78,5 @@ def main() -> None:
         start = time.perf_counter()
         after.append(searcher.rank_ids(Query(it.query, it.question), judged, config.search, 10))
         seconds.append(time.perf_counter() - start)
-    result = {"qa": str(args.qa), "n": len(items), "video_weight": args.video_weight, "best": recall(items, before),
-              "best+judge": recall(items, after),
-              "judge_seconds": {"p50": round(float(np.percentile(seconds, 50)), 2),
-                                "p95": round(float(np.percentile(seconds, 95)), 2)}}
-    print(json.dumps(result, indent=1))
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "judge-specific.json").write_text(json.dumps(result, indent=1))
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return {"qa": str(args.qa), "n": len(items), "video_weight": args.video_weight, "best": recall(items, before),
+            "best+judge": recall(items, after), "judge_seconds": percentiles(seconds, suffix="")}

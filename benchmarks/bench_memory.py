@@ -2,18 +2,15 @@
 with the video; target ≤ 1.5 GB for 1- and 3-hour videos with the embedded default).
 
 Long videos are built by stream-copying the narrated ~10-min recordings of the moment benchmark
-(bench-results/moments/videos, rendered by benchmarks/moments/build.py when missing) end to end,
-and cached as bench-results/memory/long-<N>min.mp4. Each size is indexed by
-`videorag index FILE --index DIR` (default config) in a fresh process; its peak RSS comes from
-`os.wait4` on that process.
+(WORK/moments/videos, rendered when missing) end to end, and cached as WORK/memory/long-<N>min.mp4.
+Each size is indexed by `videorag index FILE --index DIR` (default config) in a fresh process;
+its peak RSS comes from `os.wait4` on that process.
 
-Usage: python benchmarks/bench_memory.py [--minutes 10,60,180] [--label after]
-Prints a table and stores the runs under `label` in results/memory.json.
+    python -m benchmarks memory --out results [--minutes 10,60,180] [--label after]
+prints a table and stores the runs under `label` in OUT/memory.json (the other labels kept).
 """
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import shutil
 import subprocess
@@ -23,23 +20,14 @@ from pathlib import Path
 
 import av
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-SOURCES = ROOT / "bench-results" / "moments" / "videos"
-CACHE = ROOT / "bench-results" / "memory"
-RESULTS = ROOT / "results" / "memory.json"
+from .moments.build import rendered
+from .moments.corpus import recordings
 
 
-def sources(min_seconds: float = 300.0) -> list[Path]:
-    """The moment benchmark's long recordings, rendered first when the cache is empty."""
-    found = [p for p in sorted(SOURCES.glob("*.mp4")) if _seconds(p) >= min_seconds]
-    if not found:
-        from moments.build import rendered
-        from moments.corpus import recordings
-
-        found = [rendered(rec, SOURCES)[0] for rec in recordings() if rec.kind == "long"]
-    return found
+def sources(folder: Path, min_seconds: float = 300.0) -> list[Path]:
+    """The moment benchmark's long recordings in `folder`, rendered first when it has none."""
+    found = [p for p in sorted(folder.glob("*.mp4")) if _seconds(p) >= min_seconds]
+    return found or [rendered(rec, folder)[0] for rec in recordings() if rec.kind == "long"]
 
 
 def _seconds(path: Path) -> float:
@@ -47,14 +35,14 @@ def _seconds(path: Path) -> float:
         return container.duration / av.time_base
 
 
-def long_video(minutes: int) -> Path:
+def long_video(work: Path, minutes: int) -> Path:
     """A video of at least `minutes` minutes: the sources stream-copied end to end (cached)."""
-    path = CACHE / f"long-{minutes}min.mp4"
+    path = work / "memory" / f"long-{minutes}min.mp4"
     if path.exists():
         return path
-    CACHE.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".partial.mp4")
-    inputs = sources()
+    inputs = sources(work / "moments" / "videos")
     with av.open(str(inputs[0])) as first, av.open(str(tmp), "w") as out:
         video = out.add_stream_from_template(first.streams.video[0])
         audio = out.add_stream_from_template(first.streams.audio[0])
@@ -100,24 +88,19 @@ def measure(video: Path, index_dir: Path) -> dict:
             "x_realtime": round(seconds / wall, 1), "peak_rss_gb": round(usage.ru_maxrss / 2**20, 2)}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def options(parser) -> None:
     parser.add_argument("--minutes", default="10,60,180", help="comma-separated video lengths")
-    parser.add_argument("--label", default="current", help="key of these runs in results/memory.json")
-    args = parser.parse_args()
-    runs = {}
+    parser.add_argument("--label", default="current", help="key of these runs in OUT/memory.json")
+
+
+def main(run) -> dict:
+    runs, index = {}, run.work / "memory" / "index"
     print(f"{'minutes':>8} {'wall s':>8} {'× realtime':>11} {'peak RSS GB':>12}", flush=True)
-    for minutes in (int(m) for m in args.minutes.split(",")):
-        run = measure(long_video(minutes), CACHE / "index")
-        runs[str(minutes)] = run
-        print(f"{run['video_minutes']:>8} {run['wall_seconds']:>8} {run['x_realtime']:>11} "
-              f"{run['peak_rss_gb']:>12}", flush=True)
-    shutil.rmtree(CACHE / "index", ignore_errors=True)
-    stored = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    stored.setdefault(args.label, {}).update(runs)
-    RESULTS.write_text(json.dumps(stored, indent=1) + "\n")
-    print(f"-> {RESULTS}")
-
-
-if __name__ == "__main__":
-    main()
+    for minutes in (int(m) for m in run.args.minutes.split(",")):
+        runs[str(minutes)] = figures = measure(long_video(run.work, minutes), index)
+        print(f"{figures['video_minutes']:>8} {figures['wall_seconds']:>8} {figures['x_realtime']:>11} "
+              f"{figures['peak_rss_gb']:>12}", flush=True)
+    shutil.rmtree(index, ignore_errors=True)
+    stored = run.previous()
+    stored.setdefault(run.args.label, {}).update(runs)
+    return stored

@@ -1,27 +1,26 @@
 """Search latency of every text method, plain and `--moments`, and of `rag-adapter` with captions,
-at 1,000 videos / 50,000 segments (the synthetic index of `bench_core.py`, built if missing).
+at 1,000 videos / 50,000 segments (the synthetic index of `core`, built if missing).
 
-1. warm p50 / p95 per method (`textvideorag`, `best`, `hybrid`, `bm25`), one hit per video and
-   `--moments`, top 10;
-2. `rag-adapter` at 1,000 videos with 60 captioned frames each (60,000 captions; generated text,
-   real MiniLM query embeddings, random caption vectors — latency does not depend on their values).
+1. `text`: warm p50 / p95 per method (`textvideorag`, `best`, `hybrid`, `bm25`), one hit per
+   video and `--moments`, top 10;
+2. `rag-adapter`: at 1,000 videos with 60 captioned frames each (60,000 captions; generated
+   text, real MiniLM query embeddings, random caption vectors — latency does not depend on their
+   values).
 
-Usage: python benchmarks/bench_methods.py [--out bench-results] [--skip text,rag-adapter]
-Prints figures and writes OUT/methods.json.
+    python -m benchmarks methods [--skip text,rag-adapter]      # writes OUT/methods.json
 """
 from __future__ import annotations
 
 import random
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
-from bench_core import THINGS, TOPICS, VERBS, bench_search, run, sentence  # noqa: E402
+from videorag import VideoRAG
 
-from videorag import Config, VideoRAG  # noqa: E402
+from .bench_core import search_index
+from .synthetic import TOPICS, percentiles, question, sentence, times_ms, unit
 
 TEXT_METHODS = ("textvideorag", "best", "hybrid", "bm25")
 FRAMES_PER_VIDEO = 60
@@ -30,18 +29,12 @@ FRAMES_PER_VIDEO = 60
 def _latency(rag: VideoRAG, method: str, moments: bool, queries: int) -> dict:
     rng = random.Random(3)
     rag.search("warm up", method=method, moments=moments)
-    times = []
-    for _ in range(queries):
-        query = f"how do I {rng.choice(VERBS)} {rng.choice(THINGS)} on a {rng.choice(TOPICS)}"
-        t0 = time.perf_counter()
-        rag.search(query, top_k=10, method=method, moments=moments)
-        times.append((time.perf_counter() - t0) * 1000)
-    return {"p50_ms": round(float(np.percentile(times, 50)), 2), "p95_ms": round(float(np.percentile(times, 95)), 2)}
+    texts = [question(rng) for _ in range(queries)]
+    return percentiles(times_ms(lambda q: rag.search(q, top_k=10, method=method, moments=moments), texts))
 
 
-def bench_text(out: Path, queries: int = 100) -> dict:
-    bench_search(out, queries=1)  # builds the 1,000-video index if missing
-    rag = VideoRAG(out / "search-index", Config())
+def bench_text(run, queries: int = 100) -> dict:
+    rag = VideoRAG(search_index(run), run.config())
     result = {"videos": rag.info()["videos"], "units": rag.info()["units"], "queries": queries}
     for method in TEXT_METHODS:
         for moments in (False, True):
@@ -49,15 +42,15 @@ def bench_text(out: Path, queries: int = 100) -> dict:
     return result
 
 
-def _captioned_index(out: Path) -> Path:
-    """A copy of the search index's texts with 60 captioned frames per video."""
+def captioned_index(run) -> Path:
+    """A copy of the search index's texts with 60 captioned frames per video (built once)."""
     from videorag.index import VideoIndex, VideoRecord
     from videorag.types import Caption
 
-    index_dir = out / "search-index-captions"
+    index_dir = run.work / "search-index-captions"
     if (index_dir / "videorag.json").exists():
         return index_dir
-    source = VideoRAG(out / "search-index", Config())
+    source = VideoRAG(search_index(run), run.config())
     rng, nrng = random.Random(4), np.random.default_rng(4)
     target = VideoIndex.open_or_create(index_dir, source.embedder.model_name, source.embedder.dim)
     target.enable_captions("ocr", "synthetic")
@@ -67,20 +60,15 @@ def _captioned_index(out: Path) -> Path:
         topic = TOPICS[int(row["video_id"][3:]) % len(TOPICS)]
         captions = [Caption(float(t), f"on screen: {sentence(rng, topic)} | said: {segs[t % len(segs)].text}")
                     for t in range(FRAMES_PER_VIDEO)]
-        vec = lambda k: _unit(nrng.normal(size=(k, source.embedder.dim)).astype(np.float32))  # noqa: E731
+        vec = lambda k: unit(nrng.normal(size=(k, source.embedder.dim)).astype(np.float32))  # noqa: E731
         target.add(VideoRecord(row["video_id"], row["path"], 0, 0, row["duration"], "asr", segs, vec(len(segs)),
                                chunks, vec(len(chunks)), captions=captions, caption_vectors=vec(len(captions))))
     target.compact()
     return index_dir
 
 
-def _unit(x: np.ndarray) -> np.ndarray:
-    return x / np.linalg.norm(x, axis=1, keepdims=True)
-
-
-def bench_rag_adapter(out: Path, queries: int = 50) -> dict:
-    bench_search(out, queries=1)
-    rag = VideoRAG(_captioned_index(out), Config())
+def bench_rag_adapter(run, queries: int = 50) -> dict:
+    rag = VideoRAG(captioned_index(run), run.config())
     start = time.perf_counter()
     rag.search("warm up", method="rag-adapter")
     load = time.perf_counter() - start
@@ -92,5 +80,4 @@ def bench_rag_adapter(out: Path, queries: int = 50) -> dict:
     return result
 
 
-if __name__ == "__main__":
-    sys.exit(run(__doc__, (("text", bench_text), ("rag-adapter", bench_rag_adapter)), "methods.json"))
+PARTS = {"text": bench_text, "rag-adapter": bench_rag_adapter}

@@ -1,41 +1,77 @@
 """Moment benchmark: does a hit point at the step that answers, not just at the right video?
 
 Renders the recordings of benchmarks/moments/ (long 10–20 min livestream-style recordings whose
-intro lists every topic, and short how-to videos; cached), indexes them (cached, incremental),
-then runs `videorag eval index`'s metrics for each method on the DEV and TEST golden sets:
-window_hit@1, video_hit@1 (plain search), moment_recall@5 / @10 and moment_mrr (moment search),
-split long vs short. Tune on DEV only; TEST's questions are written in another style.
+intro lists every topic, and short how-to videos; cached in WORK/moments), indexes them (cached,
+incremental; `ingest.*` settings get an index of their own), then runs `videorag eval index`'s
+metrics for each method on the DEV and TEST golden sets: window_hit@1, video_hit@1 (plain
+search), moment_recall@5 / @10 and moment_mrr (moment search), split long vs short. Tune on DEV
+only; TEST's questions are written in another style.
 
-Usage: python benchmarks/bench_moments.py [--methods textvideorag,NAME,...] [--out bench-results]
-           [--results results/moments] [--set search.max_correction=0 --set ingest.segment_context=0 ...]
-Prints the table and writes OUT/moments.json (with per-question hits) and RESULTS/README.md.
+    python -m benchmarks moments [--methods textvideorag,NAME,...] [--results results/moments]
+        [--set search.max_correction=0 --set ingest.segment_context=0 ...]
+prints the table and writes OUT/moments.json (with per-question hits) and RESULTS/README.md (not
+with --set: an ablation writes OUT/moments-HASH.json alone). The other benchmarks on these
+videos (judge, answers, carve) share `golden` and `moment_rag`.
 """
 from __future__ import annotations
 
-import argparse
-import hashlib
 import json
-import shlex
-import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
+from videorag import VideoRAG
+from videorag.eval.commands import evaluate_index
+from videorag.eval.datasets import load_golden_jsonl
 
-from moments.build import SPEED, build  # noqa: E402
-from moments.corpus import KINDS, SPLITS, recordings  # noqa: E402
-
-from videorag import Config, VideoRAG  # noqa: E402
-from videorag.eval.commands import evaluate_index  # noqa: E402
-from videorag.eval.datasets import load_golden_jsonl  # noqa: E402
+from .driver import ROOT, ingest_items, revision, write_report
+from .moments.build import SPEED, build
+from .moments.corpus import KINDS, SPLITS, recordings
 
 NOTES = "## Beside it"   # the hand-written part of the README, kept when the table is rewritten
 METRICS = ("window_hit@1", "video_hit@1", "moment_recall@5", "moment_recall@10", "moment_mrr")   # per question
 COLUMNS = (*METRICS, "cited_seconds")
+
+
+@dataclass
+class Golden:
+    """The moment benchmark's golden sets, with their videos rendered, under WORK/moments."""
+
+    work: Path
+    rows: dict[str, list[dict]]   # split -> golden rows as written (with "kind" and "video")
+    items: dict[str, list]        # split -> the same, read as `videorag eval index` reads them
+
+    @property
+    def videos(self) -> Path:
+        return self.work / "videos"
+
+    @property
+    def kinds(self) -> dict[str, str]:
+        return {r["id"]: r["kind"] for rows in self.rows.values() for r in rows}
+
+    @property
+    def relevant(self) -> set[str]:
+        return {v for rows in self.rows.values() for r in rows for v in r["relevant"]}
+
+
+def golden(run) -> Golden:
+    """Renders what is missing and writes the golden sets (both cached in WORK/moments)."""
+    work = run.work / "moments"
+    paths = build(work / "videos", work)
+    return Golden(work, {split: [json.loads(line) for line in path.open()] for split, path in paths.items()},
+                  {split: load_golden_jsonl(path) for split, path in paths.items()})
+
+
+def moment_rag(run, gold: Golden) -> tuple[VideoRAG, dict]:
+    """The index of the moment videos for the run's `ingest.*` settings (one per set of them), brought
+    up to date, with the run's config; and what indexing did."""
+    rag = VideoRAG(gold.work / "-".join(["index", *ingest_items(run.settings)]), run.config())
+    indexed = index_videos(rag, gold.videos, gold.relevant)
+    print(f"index: {indexed}", file=sys.stderr)
+    return rag, indexed
 
 
 def index_videos(rag: VideoRAG, videos: Path, keep: set[str]) -> dict:
@@ -75,41 +111,6 @@ def table(runs: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def setting(config: Config, item: str) -> str:
-    """Applies one KEY=VALUE (dotted path into the config, the value read as the current one's
-    type) and returns the key."""
-    key, _, value = item.partition("=")
-    *path, name = key.split(".")
-    target = config
-    for part in path:
-        target = getattr(target, part)
-    current = getattr(target, name)
-    if current is None:   # no type to follow: a bool, a number or text, as written
-        import ast
-
-        lowered = value.lower()
-        parsed = lowered == "true" if lowered in ("true", "false") else value
-        if parsed is value:
-            try:
-                parsed = ast.literal_eval(value) if value[:1].isdigit() or value[:1] in "-." else value
-            except (ValueError, SyntaxError):
-                parsed = value
-        setattr(target, name, parsed)
-        return key
-    kind = type(current)
-    setattr(target, name, value.lower() in ("1", "true", "yes") if kind is bool else kind(value))
-    return key
-
-
-def revision() -> str:
-    """The code measured: the commit, marked -dirty when the tree has uncommitted changes."""
-    try:
-        return subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def corpus_summary(spans_dir: Path) -> list[str]:
     lines = []
     for split in SPLITS:
@@ -141,51 +142,29 @@ def write_readme(path: Path, command: str, runs: list[dict], payload: dict, vide
         "hit's [start, end] (a longer citation overlaps a step more easily).", "",
         table(runs), "",
         f"Code: `{payload['revision']}`. Index: {payload['index']['summary']} ({payload['index']['seconds']} s "
-        "this run). Per-question hits: `bench-results/moments.json`.", ""])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    notes = path.read_text().partition(NOTES)[2] if path.exists() else ""
-    path.write_text(text + (f"\n{NOTES}{notes}" if notes else ""))
+        "this run). Per-question hits: `bench-results/moments.json` (`.json.gz` when large).", ""])
+    write_report(path, text, NOTES)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def options(parser) -> None:
     parser.add_argument("--methods", default="textvideorag", help="comma-separated search method names")
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
-    parser.add_argument("--results", type=Path, default=ROOT / "results" / "moments")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="a setting for an ablation, e.g. search.max_correction=0 or ingest.segment_context=0 "
-                             "(ingest settings get an index of their own); the results README is left alone")
-    args = parser.parse_args()
-    work = args.out / "moments"
-    videos = work / "videos"
-    golden = build(videos, work)
-    items = {split: load_golden_jsonl(path) for split, path in golden.items()}
-    rows = {split: [json.loads(line) for line in path.open()] for split, path in golden.items()}
-    kinds = {r["id"]: r["kind"] for split in rows for r in rows[split]}
-    config = Config()
-    ingest = [item for item in args.set if setting(config, item).startswith("ingest.")]
-    rag = VideoRAG(work / "-".join(["index", *ingest]), config)
-    indexed = index_videos(rag, videos, {v for split in items for it in items[split] for v in it.relevant})
-    print(f"index: {indexed}", file=sys.stderr)
+    parser.add_argument("--results", type=Path, default=ROOT / "results" / "moments",
+                        help="its README.md gets the table (its notes kept); left alone with --set")
+
+
+def main(run) -> dict:
+    gold = golden(run)
+    rag, indexed = moment_rag(run, gold)
     runs = []
-    for method in [m.strip() for m in args.methods.split(",") if m.strip()]:
+    for method in [m.strip() for m in run.args.methods.split(",") if m.strip()]:
         for split in SPLITS:
-            result = evaluate_index(rag, items[split], method)
-            runs.append({"method": method, "split": split, "by_kind": breakdown(result, kinds), "result": result})
-    command = "python benchmarks/bench_moments.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    payload = {"command": command.strip(), "revision": revision(), "index": indexed, "runs": runs}
+            result = evaluate_index(rag, gold.items[split], method)
+            runs.append({"method": method, "split": split, "by_kind": breakdown(result, gold.kinds), "result": result})
+    payload = {"command": run.command, "revision": revision(), "index": indexed, "runs": runs}
     print(table(runs))
-    for run in runs:
-        print(run["method"], run["split"], "stage ms:", run["result"].get("stages_ms"))
-    if args.set:
-        out = args.out / f"moments-{hashlib.sha1(' '.join(args.set).encode()).hexdigest()[:10]}.json"
-        out.write_text(json.dumps(payload, indent=1))
-        print(f"wrote {out}")
-        return
-    (args.out / "moments.json").write_text(json.dumps(payload, indent=1))
-    write_readme(args.results / "README.md", command.strip(), runs, payload, videos)
-    print(f"wrote {args.out / 'moments.json'} and {args.results / 'README.md'}")
-
-
-if __name__ == "__main__":
-    main()
+    for r in runs:
+        print(r["method"], r["split"], "stage ms:", r["result"].get("stages_ms"))
+    if not run.settings:
+        write_readme(run.args.results / "README.md", run.command, runs, payload, gold.videos)
+        print(f"wrote {run.args.results / 'README.md'}")
+    return payload

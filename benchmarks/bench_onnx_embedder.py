@@ -6,20 +6,16 @@
 3. speed: ms per single-query embedding (one thread each), and a cold `videorag search` process
    (wall seconds, median of 3) on a small index with each backend.
 
-Usage: OMP_NUM_THREADS=1 python benchmarks/bench_onnx_embedder.py [--out bench-results]
-Prints figures and writes OUT/onnx_embedder.json.
+    OMP_NUM_THREADS=1 python -m benchmarks onnx_embedder      # writes OUT/onnx_embedder.json
+The cold searches run on WORK/moments/index when the moment benchmark has built it.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
-
-import numpy as np
 
 from videorag.config import EmbedConfig, SearchConfig
 from videorag.embed import create_embedder
@@ -58,10 +54,7 @@ def cold_search(index: Path, backend: str) -> float:
     return round(statistics.median(times), 2)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=Path("bench-results"))
-    args = parser.parse_args()
+def main(run) -> dict:
     items = load_wikihow_qa(bench_dir() / "wikihow_qa.json")
     torch_model, onnx_model = create_embedder(EmbedConfig()), create_embedder(EmbedConfig(backend="onnx"))
     queries = [it.query for it in items]
@@ -72,14 +65,7 @@ def main() -> int:
                                        for m in ("hybrid", "best")
                                        for name, model in (("torch", torch_model), ("onnx", onnx_model))},
                "ms_per_query": {"torch": per_query_ms(torch_model, queries), "onnx": per_query_ms(onnx_model, queries)}}
-    index = args.out / "moments" / "index"
+    index = run.work / "moments" / "index"
     if (index / "videorag.json").is_file():
         results["cold_search_seconds"] = {b: cold_search(index, b) for b in ("sentence-transformers", "onnx")}
-    print(json.dumps(results, indent=1))
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "onnx_embedder.json").write_text(json.dumps(results, indent=1))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return results

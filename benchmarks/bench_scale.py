@@ -16,13 +16,11 @@
 5. a cold `videorag search` process on a small index (the demo corpus), CPU seconds, median of 5:
    by default (queries on the ONNX export) and with `--embed-backend sentence-transformers`.
 
-Usage: python benchmarks/bench_scale.py [--out bench-results] [--segments 1000000]
-       [--skip build,serve,recall,memory,grow,cli]
-Prints figures and writes OUT/scale.json (steps run apart are merged into it).
+    python -m benchmarks scale [--segments 1000000] [--skip build,serve,recall,memory,grow,cli]
+writes OUT/scale.json (steps run apart are merged into it); the index is WORK/scale-index.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import resource
@@ -34,8 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
-from bench_core import THINGS, TOPICS, VERBS, sentence  # noqa: E402
+from .driver import ROOT, run_parts
+from .synthetic import TOPICS, percentiles, question, sentence, times_ms, unit
 
 DIM = 384
 PER_VIDEO = 50
@@ -55,12 +53,8 @@ class QueryVectors:
         out = []
         for text in texts:
             base = self.vectors[int(text.split(":")[1].split()[0])] if text.startswith("q:") else 0
-            out.append(_unit(base + self.noise * self.rng.normal(size=DIM) / np.sqrt(DIM)))
+            out.append(unit(base + self.noise * self.rng.normal(size=DIM) / np.sqrt(DIM)))
         return np.asarray(out, np.float32)
-
-
-def _unit(x: np.ndarray) -> np.ndarray:
-    return x / np.linalg.norm(x, axis=-1, keepdims=True)
 
 
 def _records(videos: int, seed: int = 0):
@@ -70,15 +64,15 @@ def _records(videos: int, seed: int = 0):
     from videorag.types import Segment
 
     rng, nrng = random.Random(seed), np.random.default_rng(seed)
-    centres = _unit(nrng.normal(size=(len(TOPICS) * 4, DIM)))
+    centres = unit(nrng.normal(size=(len(TOPICS) * 4, DIM)))
     batch = []
     for v in range(videos):
         topic = TOPICS[v % len(TOPICS)]
         segs = [Segment(6.0 * i, 6.0 * i + 5.5, sentence(rng, topic)) for i in range(PER_VIDEO)]
         chunks = window_chunks(segs, 120.0, segs[-1].end)
-        video = _unit(centres[v % len(centres)] + 0.9 * _unit(nrng.normal(size=DIM)))
-        seg_vectors = _unit(video + 0.8 * _unit(nrng.normal(size=(PER_VIDEO, DIM)))).astype(np.float32)
-        chunk_vectors = np.stack([_unit(seg_vectors[[i for i, s in enumerate(segs) if c.start <= s.start < c.end]]
+        video = unit(centres[v % len(centres)] + 0.9 * unit(nrng.normal(size=DIM)))
+        seg_vectors = unit(video + 0.8 * unit(nrng.normal(size=(PER_VIDEO, DIM)))).astype(np.float32)
+        chunk_vectors = np.stack([unit(seg_vectors[[i for i, s in enumerate(segs) if c.start <= s.start < c.end]]
                                         .mean(axis=0)) for c in chunks]).astype(np.float32)
         batch.append(VideoRecord(f"vid{v:06d}", f"/corpus/vid{v:06d}.mp4", 0, 0, segs[-1].end, "asr",
                                  segs, seg_vectors, chunks, chunk_vectors))
@@ -97,10 +91,10 @@ def _rag(index_dir: Path, ann_min_rows: int = 50_000):
     return VideoRAG(index_dir, config, embedder=QueryVectors(np.zeros((1, DIM))))
 
 
-def bench_build(out: Path, segments: int, ann_min_rows: int) -> dict:
+def bench_build(run) -> dict:
     from videorag.index import VideoIndex
 
-    index_dir = out / "scale-index"
+    segments, index_dir = run.args.segments, run.work / "scale-index"
     shutil.rmtree(index_dir, ignore_errors=True)
     index = VideoIndex.open_or_create(index_dir, MODEL, DIM)
     t0 = time.perf_counter()
@@ -111,7 +105,7 @@ def bench_build(out: Path, segments: int, ann_min_rows: int) -> dict:
     index.compact()
     compacted = time.perf_counter() - t0
     t0 = time.perf_counter()
-    found = _rag(index_dir, ann_min_rows=ann_min_rows).save_snapshot()
+    found = _rag(index_dir, ann_min_rows=run.args.ann_min_rows).save_snapshot()
     snap = time.perf_counter() - t0
     size = lambda p: sum(f.stat().st_size for f in p.rglob("*") if f.is_file())  # noqa: E731
     return {"segments": found["levels"]["segment"]["rows"], "chunks": found["levels"]["chunk"]["rows"],
@@ -122,12 +116,13 @@ def bench_build(out: Path, segments: int, ann_min_rows: int) -> dict:
             "disk_gb_snapshot": round(size(index_dir / "search") / 1e9, 2)}
 
 
-def bench_grow(index_dir: Path, videos: int = 10) -> dict:
+def bench_grow(run, videos: int = 10) -> dict:
     """Add `videos` new videos to the index (as an ingest run does), then bring the snapshot up
     to date: extended with the new videos (what `add` does) — seconds."""
     from videorag.index import VideoIndex
     from videorag.retrieve import snapshot
 
+    index_dir = run.work / "scale-index"
     rag = _rag(index_dir)
     base = snapshot.manifest(index_dir)
     known = len(base["video_ids"])
@@ -136,7 +131,7 @@ def bench_grow(index_dir: Path, videos: int = 10) -> dict:
         r.video_id = "new-" + r.video_id
     VideoIndex.open(index_dir).add_many(batch)
     t0 = time.perf_counter()
-    extended = rag._extend_snapshot(base)
+    extended = rag.library.extend_snapshot(base) is not None   # None: not extendable, nothing done
     return {"videos_added": videos, "extended": extended, "seconds": round(time.perf_counter() - t0, 1)}
 
 
@@ -148,17 +143,11 @@ def child_serve(index_dir: Path, queries: int) -> dict:
     rag.search("q:0")
     first = time.perf_counter() - t0
     rng = random.Random(1)
-    texts = [f"q:{rng.randrange(len(vectors))} how do I {rng.choice(VERBS)} {rng.choice(THINGS)} on a "
-             f"{rng.choice(TOPICS)}" for _ in range(queries)]
+    texts = [f"q:{rng.randrange(len(vectors))} {question(rng)}" for _ in range(queries)]
     out = {"open_and_first_query_s": round(first, 3)}
     for name, moments in (("search", False), ("moments", True)):
-        times = []
-        for text in texts:
-            t = time.perf_counter()
-            rag.search(text, top_k=10, moments=moments)
-            times.append((time.perf_counter() - t) * 1000)
-        out[f"{name}_p50_ms"] = round(float(np.percentile(times, 50)), 1)
-        out[f"{name}_p95_ms"] = round(float(np.percentile(times, 95)), 1)
+        times = times_ms(lambda text: rag.search(text, top_k=10, moments=moments), texts)
+        out.update({f"{name}_{k}": v for k, v in percentiles(times, digits=1).items()})
     out["peak_rss_gb"] = _peak_rss_gb()
     out["rss_now_gb"] = {k: _status_gb(k) for k in ("RssAnon", "RssFile")}   # own memory / mapped files
     return out
@@ -187,11 +176,12 @@ def _status_gb(field: str) -> float:
     return float("nan")
 
 
-def bench_recall(index_dir: Path, queries: int = 200) -> dict:
+def bench_recall(run, queries: int = 200) -> dict:
     """recall@10 of the IVF path against exact search over the same vectors, for queries near a
     segment (noise 0.5: a paraphrase) and far from any (noise 1.5: a vague question)."""
     from videorag.retrieve import snapshot
 
+    index_dir = run.work / "scale-index"
     level = snapshot.load(index_dir, snapshot.token(index_dir)).segments
     vectors = np.asarray(level.vectors)
     rows = np.random.default_rng(3).integers(0, len(vectors), queries)
@@ -215,12 +205,12 @@ def bench_recall(index_dir: Path, queries: int = 200) -> dict:
     return out
 
 
-def bench_cli(out: Path, runs: int = 5) -> dict:
+def bench_cli(run, runs: int = 5) -> dict:
     """CPU seconds (user + sys) of a whole `videorag search` process on the demo index."""
     from videorag import Config, VideoRAG
     from videorag.demo import make_corpus
 
-    folder = out / "demo"
+    folder = run.work / "demo"
     make_corpus(folder / "videos", show=False)
     VideoRAG(folder / "index", Config(show_progress=False)).add([folder / "videos"])
     result = {}
@@ -237,39 +227,23 @@ def bench_cli(out: Path, runs: int = 5) -> dict:
     return result
 
 
-def _child(kind: str, index_dir: Path, queries: int = 200) -> dict:
-    code = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import json, bench_scale as b; "
-            f"from pathlib import Path; print(json.dumps(b.child_{kind}(Path({str(index_dir)!r})"
-            + (f", {queries}" if kind == "serve" else "") + ")))")
-    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+def _child(kind: str, run, queries: int = 200) -> dict:
+    """`child_KIND` on the scale index, in a fresh Python process (its own peak RSS)."""
+    args = f"Path({str(run.work / 'scale-index')!r})" + (f", {queries}" if kind == "serve" else "")
+    code = (f"import json; from pathlib import Path; from benchmarks import bench_scale as b; "
+            f"print(json.dumps(b.child_{kind}({args})))")
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=Path("bench-results"))
+def options(parser) -> None:
     parser.add_argument("--segments", type=int, default=1_000_000)
-    parser.add_argument("--skip", default="")
     parser.add_argument("--ann-min-rows", type=int, default=50_000, help="levels this large get IVF")
-    args = parser.parse_args()
-    skip = set(filter(None, args.skip.split(",")))
-    args.out.mkdir(parents=True, exist_ok=True)
-    index_dir = args.out / "scale-index"
-    out_file = args.out / "scale.json"   # steps run apart add to the figures of earlier runs
-    results = {**(json.loads(out_file.read_text()) if out_file.is_file() else {}), "segments_asked": args.segments}
-    steps = {"build": lambda: bench_build(args.out, args.segments, args.ann_min_rows),
-             "serve": lambda: _child("serve", index_dir),
-             "recall": lambda: bench_recall(index_dir),
-             "memory": lambda: _child("memory", index_dir),
-             "grow": lambda: bench_grow(index_dir),
-             "cli": lambda: bench_cli(args.out)}
-    for name, step in steps.items():
-        if name not in skip:
-            results[name] = step()
-            print(name, json.dumps(results[name]), flush=True)
-    out_file.write_text(json.dumps(results, indent=2))
-    return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+PARTS = {"build": bench_build, "serve": lambda run: _child("serve", run), "recall": bench_recall,
+         "memory": lambda run: _child("memory", run), "grow": bench_grow, "cli": bench_cli}
+
+
+def main(run) -> dict:
+    return run_parts(run, PARTS, segments_asked=run.args.segments)

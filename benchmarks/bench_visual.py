@@ -1,32 +1,28 @@
 """Visual-path benchmarks (issue: frame embeddings, VideoRAG-V / VT, adaptive frame selection).
 
-1. frame-embedding throughput (frames/s) for CLIP ViT-B/32 built without weights (`random-base`:
-   the smallest real CLIP architecture; speed does not depend on the weights' values);
-2. k-means++ (k=8 and k=64) plus learned-subset selection time per video;
-3. ingest × realtime with the visual path on, beside text-only, on the same videos in one run;
-4. `videorag-vt` search latency at 1,000 videos.
+1. `frames`: frame-embedding throughput (frames/s) for CLIP ViT-B/32 built without weights
+   (`random-base`: the smallest real CLIP architecture; speed does not depend on the weights' values);
+2. `select`: k-means++ (k=8 and k=64) plus learned-subset selection time per video;
+3. `ingest`: ingest × realtime with the visual path on, beside text-only, on the same videos in one run;
+4. `search`: `videorag-vt` search latency at 1,000 videos.
 
-Usage: python benchmarks/bench_visual.py [--out bench-results] [--skip frames,select,ingest,search]
-Prints figures and writes OUT/visual.json.
+    python -m benchmarks visual [--skip frames,select,ingest,search]      # writes OUT/visual.json
 """
 from __future__ import annotations
 
-import shutil
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
-from bench_core import bench_ingest, run  # noqa: E402
+from videorag import VideoRAG
 
-from videorag import Config, IngestConfig, SearchConfig, VideoRAG  # noqa: E402
+from .bench_core import bench_ingest, search_index, timed_add, warm_rag
+from .synthetic import percentiles, times_ms
 
 MODEL = "random-base"
 
 
-def bench_frames(out: Path, n: int = 96) -> dict:
+def bench_frames(run, n: int = 96) -> dict:
     from videorag.visual import create_visual
 
     model = create_visual("clip", MODEL, batch_size=32)
@@ -38,7 +34,7 @@ def bench_frames(out: Path, n: int = 96) -> dict:
     return {"model": f"clip:{MODEL} (ViT-B/32)", "frames": n, "frames_per_s": round(n / seconds, 1)}
 
 
-def bench_select(out: Path, videos: int = 20) -> dict:
+def bench_select(run, videos: int = 20) -> dict:
     from videorag.visual import scorer
     from videorag.visual.represent import generation_frames, retrieval_frames
 
@@ -50,36 +46,22 @@ def bench_select(out: Path, videos: int = 20) -> dict:
     for name, fn in (("kmeans8", lambda f: retrieval_frames(f, 8, 4, None)),
                      ("kmeans8+scorer4", lambda f: retrieval_frames(f, 8, 4, nets["retrieval"])),
                      ("kmeans64+scorer32", lambda f: generation_frames(f, query, 32, 64, nets["generation"]))):
-        start = time.perf_counter()
-        for f in feats:
-            fn(f)
-        timings[name + "_ms_per_video"] = round((time.perf_counter() - start) * 1000 / videos, 1)
+        timings[name + "_ms_per_video"] = round(sum(times_ms(fn, feats)) / videos, 1)
     return {"frames_per_video": 600, "dim": 512, **timings}
 
 
-def bench_ingest_visual(out: Path) -> dict:
-    text = bench_ingest(out)
-    folder = out / "ingest-videos"
-    index_dir = out / "ingest-index-visual"
-    shutil.rmtree(index_dir, ignore_errors=True)
-    rag = VideoRAG(index_dir, Config(ingest=IngestConfig(visual="clip", visual_model=MODEL)))
-    rag.embedder.embed(["warm up"])
-    rag.asr.warm_up()
+def bench_ingest_visual(run) -> dict:
+    text = bench_ingest(run)
+    rag = warm_rag(run.work / "ingest-index-visual", run.config("ingest.visual=clip", f"ingest.visual_model={MODEL}"))
     rag.visual.embed_texts(["warm up"])
-    rag.add([])
-    start = time.perf_counter()
-    rag.add([folder])
-    seconds = time.perf_counter() - start
+    _, seconds = timed_add(rag, run.work / "ingest-videos")
     return {"text_only_x_realtime": text["x_realtime"], "visual_x_realtime": round(text["video_seconds"] / seconds, 1),
             "video_seconds": text["video_seconds"], "visual_model": f"clip:{MODEL}"}
 
 
-def bench_search_vt(out: Path, queries: int = 100) -> dict:
-    from bench_core import bench_search
-
-    bench_search(out)  # builds the 1,000-video index if missing
-    index_dir = out / "search-index"
-    rag = VideoRAG(index_dir, Config(search=SearchConfig(method="videorag-vt")))
+def bench_search_vt(run, queries: int = 100) -> dict:
+    index_dir = search_index(run)   # the 1,000-video index, built if missing
+    rag = VideoRAG(index_dir, run.config("search.method=videorag-vt"))
     index = rag.index
     if not index.has_visual:
         rng = np.random.default_rng(2)
@@ -88,17 +70,10 @@ def bench_search_vt(out: Path, queries: int = 100) -> dict:
         for i, video_id in enumerate(sorted(index.video_ids())):
             v = centres[i % 64] + 0.8 * rng.normal(size=512)
             index.set_visual(video_id, [0.0], (v / np.linalg.norm(v)).astype(np.float32))
-        rag = VideoRAG(index_dir, Config(search=SearchConfig(method="videorag-vt")))
+        rag = VideoRAG(index_dir, run.config("search.method=videorag-vt"))
     rag.search("warm up")
-    times = []
-    for q in range(queries):
-        t0 = time.perf_counter()
-        rag.search(f"how do I fix the hinge number {q}", top_k=10)
-        times.append((time.perf_counter() - t0) * 1000)
-    return {"videos": len(rag.index.video_ids()), "p50_ms": round(float(np.percentile(times, 50)), 2),
-            "p95_ms": round(float(np.percentile(times, 95)), 2)}
+    times = times_ms(lambda q: rag.search(f"how do I fix the hinge number {q}", top_k=10), range(queries))
+    return {"videos": len(rag.index.video_ids()), **percentiles(times)}
 
 
-if __name__ == "__main__":
-    sys.exit(run(__doc__, (("frames", bench_frames), ("select", bench_select), ("ingest", bench_ingest_visual),
-                           ("search", bench_search_vt)), "visual.json"))
+PARTS = {"frames": bench_frames, "select": bench_select, "ingest": bench_ingest_visual, "search": bench_search_vt}

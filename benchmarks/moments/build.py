@@ -1,6 +1,5 @@
-"""Render the moment benchmark's videos (cached) and write its golden sets.
-
-    python benchmarks/moments/build.py [--videos DIR] [--out DIR] [--only SLUG,...]
+"""Render the moment benchmark's videos (cached) and write its golden sets (every benchmark on
+the moment benchmark calls `build`; `python -m tools.build_moments` runs it alone).
 
 Each recording becomes DIR/<slug>.mp4 (espeak-ng narration at 140 wpm over slides, 480x270 at 10 fps) with
 DIR/<slug>.spans.json beside it (each line's time span, and a digest of the content: an edited
@@ -11,22 +10,18 @@ where video_id is the index's content id of the rendered file.
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks"))
+from videorag.demo.render import HowTo, StepSpan, render
+from videorag.ingest.discover import content_id
 
-from moments.corpus import SPLITS, Recording, recordings  # noqa: E402
+from .corpus import SPLITS, Recording, recordings
 
-from videorag.demo.render import HowTo, StepSpan, render  # noqa: E402
-from videorag.ingest.discover import content_id  # noqa: E402
-
-OUT = ROOT / "bench-results" / "moments"
+OUT = Path(__file__).resolve().parents[2] / "bench-results" / "moments"
 FPS, SIZE, SPEED = 10, (480, 270), 140  # 140 wpm: a relaxed talker, like a livestream
 
 
@@ -84,17 +79,3 @@ def build(videos: Path = OUT / "videos", out: Path = OUT, only: set[str] | None 
         paths[split].write_text("".join(json.dumps(r) + "\n" for r in items))
     return paths
 
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--videos", type=Path, default=OUT / "videos", help="rendered videos (cache)")
-    parser.add_argument("--out", type=Path, default=OUT, help="where dev.jsonl and test.jsonl go")
-    parser.add_argument("--only", default=None, help="comma-separated slugs (default: all)")
-    args = parser.parse_args()
-    paths = build(args.videos, args.out, set(args.only.split(",")) if args.only else None)
-    for split, path in paths.items():
-        print(f"{split}: {sum(1 for _ in path.open())} questions -> {path}")
-
-
-if __name__ == "__main__":
-    main()

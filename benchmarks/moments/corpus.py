@@ -11,13 +11,24 @@ with chatter between them, a recap) and SHORT how-to videos (1–2 min). Two spl
 videos: DEV (we tune on it) and TEST (reported only; its questions are written in a different
 style — situational, indirect, or terse keyword queries — so tuning to DEV's phrasing shows).
 Questions are paraphrases written by hand: none copies its answer's wording.
+
+The content is data, in `recordings/`: `long_dev.json` (DEV's long recordings, questions asked
+directly: "how do I…", "what…", "why…"), `long_test.json` (TEST's, other domains, questions as
+situational stories, indirect asks, terse keywords) and `short.json` (the short how-tos of both
+splits: a title line, the steps, a "thanks for watching" outro). Each file is a list of
+{slug, title, split, kind, parts: [{key, heading, lines}], questions: [{text, part, lines}]}.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 SPLITS = ("dev", "test")
 KINDS = ("long", "short")
+DATA = Path(__file__).resolve().parent / "recordings"
+GROUPS = ("long_dev", "long_test", "short")   # recordings/<group>.json
 
 
 @dataclass(frozen=True)
@@ -60,13 +71,17 @@ class Recording:
         return [(p.key, i, line, p.heading) for p in self.parts for i, line in enumerate(p.lines)]
 
 
-def q(text: str, part: str, *lines: int) -> Question:
-    return Question(text, part, lines)
+@cache
+def _loaded() -> tuple[Recording, ...]:
+    return tuple(_recording(row) for group in GROUPS for row in json.loads((DATA / f"{group}.json").read_text()))
+
+
+def _recording(row: dict) -> Recording:
+    parts = tuple(Part(p["key"], p["heading"], tuple(p["lines"])) for p in row["parts"])
+    questions = tuple(Question(q["text"], q["part"], tuple(q["lines"])) for q in row["questions"])
+    return Recording(row["slug"], row["title"], row["split"], row["kind"], parts, questions)
 
 
 def recordings() -> list[Recording]:
-    from .long_dev import LONG_DEV
-    from .long_test import LONG_TEST
-    from .short_videos import SHORT
-
-    return [*LONG_DEV, *LONG_TEST, *SHORT]
+    """Every recording, in the order of GROUPS and of each file."""
+    return list(_loaded())

@@ -6,8 +6,8 @@ their known step times, so no ASR model is needed; they are indexed with the has
 served by `videorag serve` in a subprocess and shown in Debian's chromium driven by Playwright
 (the same setup as tests/serve/test_browser.py).
 
-Usage: python benchmarks/serve_screenshots.py [--out docs/screenshots] [--width 1280] [--height 800]
-Writes OUT/search.png and OUT/ask.png.
+Usage: python -m tools.serve_screenshots [--out docs/screenshots] [--width 1280] [--height 800]
+(from the repository root: it shares the browser test's helpers). Writes OUT/search.png and OUT/ask.png.
 """
 from __future__ import annotations
 
@@ -16,14 +16,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from tests.serve.test_browser import SEEKED, THUMBNAIL, launch, served
+from videorag import Config, VideoRAG
+from videorag.demo.corpus import SAMPLES
+from videorag.demo.render import StepSpan, render
+from videorag.embed.hashing import HashingEmbedder
 
-from tests.serve.test_browser import SEEKED, THUMBNAIL, launch, served  # noqa: E402
-from videorag import Config, VideoRAG  # noqa: E402
-from videorag.demo.corpus import SAMPLES  # noqa: E402
-from videorag.demo.render import StepSpan, render  # noqa: E402
-from videorag.embed.hashing import HashingEmbedder  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 QUERY = "how do I find where the inner tube is leaking"
 QUESTION = "How hot should the water be for coffee?"

@@ -7,14 +7,12 @@ On the VideoRAG paper's bench (534 WikiHowQA queries × 8,648 HowTo100M transcri
    highest R@1+R@5+R@10 on four folds and scores it on the fifth (the defaults were chosen on all
    534 queries, so the plain table above is optimistic by about the gap this shows).
 
-Usage: python benchmarks/eval_best_ablation.py [--out results/wikihow] [--qa FILE]
-Prints the tables and writes OUT/best_ablation.md and OUT/best_ablation.json. Transcript
+    python -m benchmarks best_ablation --out results/wikihow [--qa FILE]
+prints the tables and writes OUT/best_ablation.md and OUT/best_ablation.json. Transcript
 embeddings come from the eval cache (the first run embeds the corpus, minutes on 2 cores).
 """
 from __future__ import annotations
 
-import argparse
-import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -38,7 +36,7 @@ STEPS = {"rerank_depth": (20, 50), "centroid_power": (2.0, 4.0), "centrality_wei
          "question_weight": (0.4, 0.8)}
 
 
-def run(searcher: Searcher, items, default: BestConfig, name: str, overrides: dict) -> dict:
+def score(searcher: Searcher, items, default: BestConfig, name: str, overrides: dict) -> dict:
     config = SearchConfig(best=replace(default, **overrides))
     method = create_method("best", config)
     r = evaluate_retrieval(items, lambda it: searcher.rank_ids(Query(it.query, it.question), method, config), name)
@@ -66,18 +64,18 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", type=Path, default=Path("results/wikihow"))
+def options(parser) -> None:
     parser.add_argument("--qa", type=Path, default=bench_dir() / "wikihow_qa.json")
-    args = parser.parse_args()
+
+
+def main(run) -> dict:
     transcripts = load_transcripts(bench_dir() / "transcripts.jsonl.gz")
-    items = load_wikihow_qa(args.qa)
+    items = load_wikihow_qa(run.args.qa)
     default = BestConfig()
     embedder = create_embedder(EmbedConfig())
     searcher = Searcher(transcript_corpus(transcripts, embedder, cache_dir=CACHE, show_progress=True), embedder)
-    ablation = [run(searcher, items, default, name, o) for name, o in ABLATION.items()]
-    sensitivity = [run(searcher, items, default, f"{key} = {value}", {key: value})
+    ablation = [score(searcher, items, default, name, o) for name, o in ABLATION.items()]
+    sensitivity = [score(searcher, items, default, f"{key} = {value}", {key: value})
                    for key, values in STEPS.items() for value in values]
     cv = cross_validated([ablation[-1]] + sensitivity, len(items))
     sections = [("Ablation (first-gold Recall, 534 queries)", table(ablation)),
@@ -86,12 +84,8 @@ def main() -> None:
                  " / ".join(f"{k} {v:.3f}" for k, v in cv.items()))]
     text = "\n\n".join(f"## {title}\n\n{body}" for title, body in sections)
     print(text)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "best_ablation.md").write_text(
-        "# best_ablation\n\nProduced by:\n\n```\npython benchmarks/eval_best_ablation.py\n```\n\n" + text + "\n")
-    strip = [{k: v for k, v in r.items() if k != "hits"} for r in ablation + sensitivity]
-    (args.out / "best_ablation.json").write_text(json.dumps({"runs": strip, "cross_validated": cv}, indent=1))
-
-
-if __name__ == "__main__":
-    main()
+    run.out.mkdir(parents=True, exist_ok=True)
+    (run.out / "best_ablation.md").write_text(
+        f"# best_ablation\n\nProduced by:\n\n```\n{run.command}\n```\n\n" + text + "\n")
+    return {"runs": [{k: v for k, v in r.items() if k != "hits"} for r in ablation + sensitivity],
+            "cross_validated": cv}

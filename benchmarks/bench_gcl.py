@@ -10,14 +10,13 @@ best of two opening pieces) over the full corpus is
 scored on the held-out queries before and after. First-gold R@1/5/10 (the paper's), any-gold R@10,
 with paired bootstrap 95% intervals of the change.
 
-Usage: OMP_NUM_THREADS=2 python benchmarks/gcl_bench.py [--out results/gcl] [--max-steps 30] [--skip-scl]
-The base model's transcript embeddings come from the eval cache; each fine-tuned model re-embeds
-the corpus (8.6k pieces at --pieces 1: ~5-10 min on 2 cores).
+    OMP_NUM_THREADS=2 python -m benchmarks gcl --out results/gcl [--max-steps 30] [--skip-scl]
+writes OUT/gcl.json (after each variant: a long run interrupted keeps what it measured) and
+OUT/table.md. The base model's transcript embeddings come from the eval cache; each fine-tuned
+model re-embeds the corpus (8.6k pieces at --pieces 1: ~5-10 min on 2 cores).
 """
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -38,10 +37,8 @@ from videorag.retrieve import Query, Searcher
 KEYS = ("recall_first@1", "recall_first@5", "recall_first@10", "recall_any@10")
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", type=Path, default=Path("results/gcl"))
-    p.add_argument("--work", type=Path, default=CACHE.parent / "gcl", help="fine-tuned models go here")
+def options(p) -> None:
+    p.add_argument("--models", type=Path, default=CACHE.parent / "gcl", help="fine-tuned models go here")
     p.add_argument("--held-out-fraction", type=float, default=0.4)
     p.add_argument("--max-steps", type=int, default=30)
     p.add_argument("--pieces", type=int, default=1,
@@ -53,7 +50,6 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--temperature", type=float, default=0.05)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--skip-scl", action="store_true", help="GCL only (saves one corpus embedding)")
-    return p.parse_args(argv)
 
 
 def evaluate(transcripts: dict, items: list, embedder, pieces: int, cache_dir) -> dict:
@@ -81,7 +77,7 @@ def bootstrap(before: list[float], after: list[float], rounds: int = 2000, seed:
 def run_variant(loss: str, args, transcripts, train_pairs, held, base: dict) -> dict:
     config = TrainConfig(batch_size=args.batch_size, pairs_per_group=args.pairs_per_group, lr=args.lr,
                          temperature=args.temperature, max_steps=args.max_steps, seed=args.seed, loss=loss)
-    report = finetune(train_pairs, args.work / f"{loss}-minilm", config=config, show_progress=sys.stderr.isatty())
+    report = finetune(train_pairs, args.models / f"{loss}-minilm", config=config, show_progress=sys.stderr.isatty())
     tuned = evaluate(transcripts, held, create_embedder(EmbedConfig(model=report.out)), args.pieces,
                      cache_dir=None)   # the eval cache keys models by folder name: never reuse it here
     delta = {k: [round(tuned["scores"][k] - base["scores"][k], 4), bootstrap(base["hits"][k], tuned["hits"][k])]
@@ -99,7 +95,7 @@ def _row(scores: dict) -> str:
 
 
 def markdown(result: dict, command: str) -> str:
-    lines = [f"# GCL fine-tuning of the text encoder: dense retrieval on held-out queries\n",
+    lines = ["# GCL fine-tuning of the text encoder: dense retrieval on held-out queries\n",
              f"```\n{command}\n```\n", "| encoder | " + " | ".join(KEYS) + " |", "|---" * (len(KEYS) + 1) + "|",
              "| all-MiniLM-L6-v2 (no fine-tuning) | " + " | ".join(f"{result['base']['scores'][k]:.3f}"
                                                               for k in KEYS) + " |"]
@@ -110,14 +106,13 @@ def markdown(result: dict, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(result: dict, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "gcl.json").write_text(json.dumps(result, indent=1))
-    (out / "table.md").write_text(markdown(result, result["command"]))
+def write(run, result: dict) -> None:
+    run.write(result)
+    (run.out / "table.md").write_text(markdown(result, result["command"]))
 
 
-def main(argv=None) -> dict:
-    args = parse_args(argv)
+def main(run) -> dict:
+    args = run.args
     bench = bench_dir()
     transcripts = load_transcripts(bench / "transcripts.jsonl.gz")
     train, held = split_queries(load_wikihow_qa(bench / "wikihow_qa.json"), args.held_out_fraction, args.seed)
@@ -126,16 +121,11 @@ def main(argv=None) -> dict:
           f"{len(transcripts)} transcripts", flush=True)
     base = evaluate(transcripts, held, create_embedder(EmbedConfig()), args.pieces, cache_dir=CACHE)
     print(f"base: {_row(base['scores'])}", flush=True)
-    command = "OMP_NUM_THREADS=2 python benchmarks/gcl_bench.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    result = {"command": command.strip(), "args": {k: str(v) for k, v in vars(args).items()},
+    result = {"command": run.command, "args": {k: str(v) for k, v in vars(args).items()},
               "split": {"train_queries": len(train), "held_out_queries": len(held), "train_pairs": len(train_pairs),
                         "corpus": len(transcripts)}, "base": base, "variants": []}
     for loss in ("gcl",) if args.skip_scl else ("gcl", "scl"):
         result["variants"].append(run_variant(loss, args, transcripts, train_pairs, held, base))
-        write(result, args.out)   # after each variant: a long run interrupted keeps what it measured
+        write(run, result)   # after each variant: a long run interrupted keeps what it measured
     print(markdown(result, result["command"]))
     return result
-
-
-if __name__ == "__main__":
-    main()

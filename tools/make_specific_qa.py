@@ -25,10 +25,12 @@ bench's WikiHow answers or titles):
 
 Model outputs are cached in llm_cache.jsonl (by prompt hash), so a rerun with the same seed
 reproduces the files exactly without llama.cpp. SmolLM2-135M was tried too (--try-llm smollm2)
-and wrote "What is the name of the person who …" for almost everything; see README.md.
+and wrote "What is the name of the person who …" for almost everything; see benchmarks/specific_qa/README.md.
 
-Usage:  python benchmarks/specific_qa/make_devset.py            # defaults: --n 300 --seed 13
-        python benchmarks/specific_qa/make_devset.py --preview 20 --llm ''   # look, write nothing
+The files live in benchmarks/specific_qa/ (data the benchmarks read; this tool writes them).
+
+Usage:  python -m tools.make_specific_qa            # defaults: --n 300 --seed 13
+        python -m tools.make_specific_qa --preview 20 --llm ''   # look, write nothing
 """
 from __future__ import annotations
 
@@ -42,10 +44,11 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from videorag.eval.cli import bench_dir
 from videorag.retrieve.text import STOP_WORDS
 
-HERE = Path(__file__).resolve().parent
-BENCH = HERE.parents[2] / "shared" / "bench" / "howto100m-wikihow"
+HERE = Path(__file__).resolve().parents[1] / "benchmarks" / "specific_qa"
+BENCH = bench_dir()
 MIN_WORDS = 300
 PASSAGE_WORDS = 70
 
@@ -222,7 +225,7 @@ def noun_phrases(passage: list[str], corpus: Corpus) -> list[tuple[int, str]]:
     return out
 
 
-# How terms are picked — the knobs that set the set's difficulty (calibrated in README.md):
+# How terms are picked — the knobs that set the set's difficulty (calibrated in benchmarks/specific_qa/README.md):
 # weight = tf_in_video ** tf_power × idf ** idf_power. A high idf power picks the passage's rarest
 # words, which single the video out and make retrieval easy; a question writer who has watched the
 # video names its main objects (high tf in the video), which other videos on the same task share.
@@ -331,7 +334,7 @@ def write_question(rng: random.Random, terms: list[str], task: str | None, topic
     return rng.choice(pool).format(**slots)
 
 
-# -- local GGUF models (tried; see README.md) -------------------------------------------------------
+# -- local GGUF models (tried; see specific_qa/README.md) ------------------------------------------
 # Three hand-written examples of good specific questions, from videos that are then kept out of the
 # set. They serve both as the few-shot prompt and as the "rephrase" demonstrations.
 FEW_SHOT = [

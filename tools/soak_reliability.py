@@ -1,7 +1,7 @@
 """The long reliability trials left out of `make test`: ≥ 10 `kill -9` runs during ingest and
 during remove (each followed by a re-run and the invariants check), then the fast suite.
 
-    python benchmarks/soak_reliability.py          # prints pytest's summary; exit 0 when all hold
+    python -m tools.soak_reliability              # prints pytest's summary; exit 0 when all hold
 """
 from __future__ import annotations
 

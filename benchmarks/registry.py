@@ -1,0 +1,56 @@
+"""Every benchmark by name: where its code is, what it measures, and whether it is in the quick
+set (`make bench`: no data set or judge model needed, minutes on 2 cores). Importing this module
+imports no benchmark: a name is resolved only when it runs."""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Bench:
+    name: str
+    target: str              # "module:attribute" in the benchmarks package: a function or a dict of parts
+    about: str
+    quick: bool = False
+
+    def load(self):
+        """(the module, its target)."""
+        module_name, _, attribute = self.target.partition(":")
+        module = importlib.import_module(f"benchmarks.{module_name}")
+        return module, getattr(module, attribute)
+
+
+BENCHES = (
+    Bench("core", "bench_core:PARTS", "ingest × realtime on 10 min of narrated video, warm search p50 / p95 "
+          "at 1,000 videos, ask latency per local generator", quick=True),
+    Bench("methods", "bench_methods:PARTS", "search latency of every text method (plain and --moments) and of "
+          "rag-adapter over 60,000 captions, at 1,000 videos", quick=True),
+    Bench("visual", "bench_visual:PARTS", "frame embedding and selection speed, ingest with the visual path, "
+          "videorag-vt latency"),
+    Bench("captions", "bench_captions:PARTS", "ingest × realtime with OCR frame captions on beside off"),
+    Bench("ingest_engines", "bench_ingest_engines:PARTS", "ingest × realtime and WER, local engine beside Ray"),
+    Bench("scale", "bench_scale:main", "1M segments: build, open, warm latency, RSS, IVF recall, snapshot "
+          "growth, cold CLI"),
+    Bench("memory", "bench_memory:main", "peak RSS and × realtime of `videorag index` against video length"),
+    Bench("serve", "bench_serve:main", "`videorag serve` under concurrent clients: cold start, /search "
+          "p50 / p99, first streamed token"),
+    Bench("onnx_embedder", "bench_onnx_embedder:main", "the int8 ONNX MiniLM against torch: vectors, bench "
+          "R@k, speed"),
+    Bench("moments", "bench_moments:main", "moment benchmark: does a hit cite the step that answers "
+          "(window_hit@1, moment_recall@k per method)"),
+    Bench("judge", "bench_judge:main", "judged search on the moment benchmark: quality against cost, a row "
+          "per setting"),
+    Bench("judge_specific", "bench_judge_specific:main", "the judge reranking `best`'s top 10 videos on the "
+          "specific-question set"),
+    Bench("answers", "bench_answers:main", "answers on the moment benchmark: key facts, citations, claims, "
+          "abstention"),
+    Bench("carve", "bench_carve:main", "CARVE beside every method and its ablations (V-RAGBench format), "
+          "latency at 3,000 chunks"),
+    Bench("gcl", "bench_gcl:main", "GCL / SCL fine-tuning of the text encoder: dense R@k on held-out "
+          "WikiHowQA queries"),
+    Bench("best_ablation", "bench_best_ablation:main", "what each part of `--method best` adds on "
+          "WikiHowQA, its sensitivity, a cross-validated estimate"),
+)
+REGISTRY = {bench.name: bench for bench in BENCHES}
+QUICK = tuple(bench for bench in BENCHES if bench.quick)
