@@ -37,6 +37,8 @@ BENCHES = (
           "p50 / p99, first streamed token"),
     Bench("onnx_embedder", "bench_onnx_embedder:main", "the int8 ONNX MiniLM against torch: vectors, bench "
           "R@k, speed"),
+    Bench("first_query", "bench_first_query:main", "what the first question to a freshly opened index "
+          "pays per method, and whether a query loads LanceDB"),
     Bench("moments", "bench_moments:main", "moment benchmark: does a hit cite the step that answers "
           "(window_hit@1, moment_recall@k per method)"),
     Bench("judge", "bench_judge:main", "judged search on the moment benchmark: quality against cost, a row "
