@@ -10,7 +10,7 @@
    vector plus noise: a paraphrase), so the search runs through the real searcher without a model;
    the real query embedder's time is measured apart (`embed_ms`);
 3. recall@10 of the IVF path against exact search on the same vectors, for several probe counts;
-4. today's in-memory path (`Corpus.from_index`: read every unit, build BM25 in Python) at the
+4. today's in-memory path (`retrieve.build.corpus_of`: read every unit, build BM25 in Python) at the
    same size, in a new process: seconds and peak RSS; then 10 videos added, and the seconds to
    extend the snapshot with them (what `videorag index` does after adding videos);
 5. a cold `videorag search` process on a small index (the demo corpus), CPU seconds, median of 5:
@@ -156,10 +156,10 @@ def child_serve(index_dir: Path, queries: int) -> dict:
 def child_memory(index_dir: Path) -> dict:
     """In a fresh process: today's in-memory path (read every unit, build BM25) and its RSS."""
     from videorag.index import VideoIndex
-    from videorag.retrieve import Corpus
+    from videorag.retrieve.build import corpus_of
 
     t0 = time.perf_counter()
-    corpus = Corpus.from_index(VideoIndex.open(index_dir))
+    corpus = corpus_of(VideoIndex.open(index_dir))
     return {"segments": len(corpus.segments), "open_s": round(time.perf_counter() - t0, 1),
             "peak_rss_gb": _peak_rss_gb()}
 

@@ -47,6 +47,7 @@ class Library:
         self._index: VideoIndex | None = None
         self._visual = self._captioner = self._frame_nets = None
         self._lock = threading.RLock()
+        self._saving = threading.Lock()   # one snapshot build at a time (an ingest beside a search)
 
     # -- models, made on first use ------------------------------------------------------------
     @property
@@ -138,9 +139,11 @@ class Library:
         from .retrieve import snapshot
 
         index = self._created()
+        embedder = self.embedder
         with index.writer():
             index.refresh()
-            index.record_fingerprint(getattr(self.embedder, "fingerprint", None))
+            index.check_embedder(embedder.model_name, embedder.dim, getattr(embedder, "fingerprint", None))
+            index.record_fingerprint(getattr(embedder, "fingerprint", None))
             self._enable_visual(index)
             report = self.ingestor(roots).run(list(paths), progress, stages)
         if not snapshot.fresh(self.location):   # after the writer's change mark, which it must match
@@ -239,9 +242,11 @@ class Library:
     def save_snapshot(self) -> dict:
         """Build the search corpus from the index and save it as the index's snapshot (every
         searcher, here or in another process, maps it instead of reading the index)."""
-        return self._save(*self._read())[1]
+        with self._saving:
+            return self._save(*self.read())[1]
 
-    def _read(self) -> tuple[Corpus, str]:
+    def read(self) -> tuple[Corpus, str]:
+        """(the corpus read from the index, the change token it was read at)."""
         from .retrieve import snapshot
 
         made = snapshot.token(self.location)   # before reading: a later write makes it stale
@@ -257,13 +262,17 @@ class Library:
         videos added since it was made when that is all that changed, else saved anew."""
         from .retrieve import snapshot
 
-        base = snapshot.manifest(self.location)
-        extended = self.extend_snapshot(base) if base is not None else None
-        if extended is not None:
-            return extended
-        corpus, made = self._read()
-        self._save(corpus, made)
-        return corpus, made
+        with self._saving:
+            made = snapshot.token(self.location)
+            base = snapshot.manifest(self.location)
+            if base is not None and base["token"] == made and (found := snapshot.load(self.location, made)):
+                return found, made   # another thread renewed it meanwhile
+            extended = self.extend_snapshot(base) if base is not None else None
+            if extended is not None:
+                return extended
+            corpus, made = self.read()
+            self._save(corpus, made)
+            return corpus, made
 
     def extend_snapshot(self, base: dict) -> tuple[Corpus, str] | None:
         """Save the snapshot `base` plus the videos indexed since it was made, without reading

@@ -166,8 +166,8 @@ RERANK = (
     option("--carve-reranker", "search.carve.reranker.backend", "carve: the reranker judging the pooled "
            f"chunks: auto (the judge when installed, else e5), {RERANKERS} (default {{default}})",
            RERANKING, metavar="NAME"),
-    option("--moment-reranker", "search.moments.reranker", "other methods: a reranker rescoring each video's "
-           f"moments: {RERANKERS} (default: none)", RERANKING, metavar="NAME"),
+    option("--moment-reranker", "search.moments.reranker", "a reranker rescoring each video's moments (carve: "
+           f"the moment cited inside a chosen chunk): {RERANKERS} (default: none)", RERANKING, metavar="NAME"),
     option("--rerank-model", "search.carve.reranker.model", "the model of --carve-reranker and "
            "--moment-reranker: cross-encoder: its folder or hub id; llm: the judge's model", RERANKING,
            metavar="PATH"),

@@ -46,7 +46,7 @@ class VideoRAG:
         self._lock = threading.RLock()
         self.frames = IndexFrames(lambda: self.index)   # frame images, read from the index when asked for
         self.live = LiveSearcher(self.location, lambda: self.query_embedder, self.library.renew_snapshot,
-                                 self._read, visual=self._checked_visual, frames=self.frames)
+                                 self.library.read, visual=self._checked_visual, frames=self.frames)
 
     @property
     def config(self) -> Config:
@@ -110,20 +110,10 @@ class VideoRAG:
         return self._generator
 
     def _checked_visual(self):
-        """The frame embedder for queries, checked against the one that made the index's frames."""
-        meta = open_meta(self.location)
-        if "visual_dim" not in meta:
-            raise IndexError_(f"method {self.config.search.method!r} needs frame embeddings; "
-                              f"index {self.location} has none",
-                              "re-index with --visual clip --visual-model FOLDER (see README)")
-        check_visual(self.location, meta, self.visual.model_name, self.visual.dim)
+        """The frame embedder for queries (made when a method first needs it: the corpus has frame
+        vectors), checked against the one that made the index's frames."""
+        check_visual(self.location, open_meta(self.location), self.visual.model_name, self.visual.dim)
         return self.visual
-
-    def _read(self):
-        from .retrieve import snapshot
-
-        made = snapshot.token(self.location)   # before reading: a later write makes it stale
-        return self.library.corpus(), made
 
     # -- search --------------------------------------------------------------------------------
     def searcher(self):
@@ -163,9 +153,7 @@ class VideoRAG:
         across the collection (several per video). `method` names a registered method;
         `judge`: the moments chosen by the judge (default `SearchConfig.judge.enabled`, else off);
         `timings`, when given, receives its stage times in seconds (e.g. carve's pool, rerank)."""
-        text = query.text if isinstance(query, Query) else query
-        if not text.strip():
-            raise IndexError_("the query is empty", "ask something, e.g. 'how to change a tire'")
+        _asked(query.text if isinstance(query, Query) else query)
         chosen = self.method(method, self.judged(judge))
         return self.searcher().search(query, chosen, self.config.search, top_k, moments, timings)
 
@@ -196,16 +184,15 @@ class VideoRAG:
                  timings: dict | None = None) -> list[Evidence]:
         """What the generator reads for `question`: the method's evidence (`Method.evidence`,
         default an excerpt around each of its best `GenerateConfig.videos` videos' moments)."""
-        return gather(self.method(method, judge), self._request(question, method, judge, timings))
+        chosen = self.method(method, judge)
+        return gather(chosen, self._request(_asked(question), chosen, timings))
 
     def excerpt(self, hit: Hit, question: str = "") -> Evidence:
         """One hit's excerpt evidence (its moment, neighbouring lines, screen text, frames)."""
-        return excerpt_evidence(self._request(question), hit)
+        return excerpt_evidence(self._request(question, self.method()), hit)
 
-    def _request(self, question: str, method: str | None = None, judge: bool = False,
-                 timings: dict | None = None) -> EvidenceRequest:
+    def _request(self, question: str, chosen, timings: dict | None = None) -> EvidenceRequest:
         searcher, cfg = self.searcher(), self.config
-        chosen = self.method(method, judge)
         hits = lambda: searcher.search(question, chosen, cfg.search, cfg.generate.videos, False, timings)  # noqa: E731
         return EvidenceRequest(question, searcher, cfg, hits, self._frames(searcher))
 
@@ -235,3 +222,10 @@ class VideoRAG:
         verifying = cfg.enabled if cfg.enabled is not None else self.judged(None, default=True)
         checks = verifying and hasattr(self.judge, "probabilities")   # a yes/no judge (not a bi-encoder)
         return verify(answer, evidence, self.judge if checks else None, cfg)
+
+
+def _asked(text: str) -> str:
+    """The query or question, refused when empty."""
+    if not text.strip():
+        raise IndexError_("the query is empty", "ask something, e.g. 'how to change a tire'")
+    return text

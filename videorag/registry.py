@@ -17,17 +17,12 @@ class Registry:
         self._entries = dict(entries)
         self._traits = {name: frozenset(found) for name, found in (traits or {}).items()}
 
-    def names(self, trait: str | None = None) -> list[str]:
-        """The registered names (those with `trait`, when given)."""
-        return sorted(n for n in self._entries if trait is None or trait in self.traits(n))
+    def names(self) -> list[str]:
+        return sorted(self._entries)
 
     def traits(self, name: str) -> frozenset[str]:
         """What the backend `name` can do (empty for an unknown name)."""
         return self._traits.get(name, frozenset())
-
-    def register(self, name: str, target: str, traits: tuple[str, ...] = ()) -> None:
-        self._entries[name] = target
-        self._traits[name] = frozenset(traits)
 
     def get(self, name: str) -> Any:
         if name not in self._entries:

@@ -62,7 +62,10 @@ class FakeRAG:
 
     def __init__(self, plain: dict, moments: dict):
         self.plain, self.moments, self.calls = plain, moments, []
-        self.index = SimpleNamespace(meta={"chunk_seconds": 120.0})
+        self.corpus = SimpleNamespace(chunk_seconds=120.0)
+
+    def searcher(self):
+        return self
 
     def search(self, query, top_k=None, *, method=None, moments=False, timings=None):
         self.calls.append((query, method, moments))

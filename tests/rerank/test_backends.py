@@ -394,7 +394,7 @@ def test_the_local_judge_evaluates_the_question_once_per_query():
 
 
 def test_the_moment_reranker_gets_the_model_given_with_rerank_model():
-    """`search --rerank cross-encoder --rerank-model DIR`: each video's moments are rescored by that model."""
+    """`search --moment-reranker cross-encoder --rerank-model DIR`: each video's moments are rescored by that model."""
     from videorag.rerank import moment_reranker
 
     reranker = moment_reranker("cross-encoder", 0.5, "/models/my-ce")

@@ -116,9 +116,8 @@ def test_the_judge_reads_what_the_screen_shows_during_the_step_not_a_heading_tha
     shown = [(t, "on screen: CHAPTER ONE: TOMATOES | said: …") for t in range(0, 50, 2)]
     shown += [(22, "on screen: blush = pick it | said: pick every fruit"), (23, "said: only speech")]
     c = corpus(embedder)
-    c.opener = lambda: object()   # an index behind the corpus (its captions given below)
     texts = [t for _, t in shown]
-    c.__dict__["captions"] = Level.build(np.zeros(len(shown), np.int32), [t for t, _ in shown], [t for t, _ in shown],
+    c.captions = Level.build(np.zeros(len(shown), np.int32), [t for t, _ in shown], [t for t, _ in shown],
                                          texts, embedder.embed(texts))
     screen = on_screen(SimpleNamespace(corpus=c), 0)
     assert screen(20.0, 29.5) == "blush = pick it"   # the step's own slide, not the heading shown all along

@@ -3,7 +3,6 @@ snapshot does not hold. Only generators and judges that read images ask for them
 service's `/frame` route); the index (LanceDB) is opened on the first request, not before."""
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Protocol
 
@@ -23,22 +22,14 @@ class FrameStore(Protocol):
 
 
 class IndexFrames:
-    """Frames read from the index that `opener()` opens (on the first request)."""
+    """Frames read from the index `opener()` gives (opened on the first request, refreshed to
+    other processes' writes on each: `Library.index`)."""
 
     def __init__(self, opener: Callable):
         self._opener = opener
-        self._index = None
-        self._lock = threading.Lock()
-
-    @property
-    def index(self):
-        with self._lock:
-            if self._index is None:
-                self._index = self._opener()
-            return self._index
 
     def frames(self, video_id: str) -> list[Frame]:
-        return self.index.frames(video_id)
+        return self._opener().frames(video_id)
 
     def frame_near(self, video_id: str, t: float) -> Frame | None:
-        return self.index.frame_near(video_id, t)
+        return self._opener().frame_near(video_id, t)

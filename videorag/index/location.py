@@ -119,6 +119,8 @@ class ObjectStore:
             return self.client.get_object(Bucket=self.bucket, Key=self.key(name))["Body"].read().decode()
         except self.client.exceptions.NoSuchKey as exc:
             raise FileNotFoundError(f"{self.uri}/{name}") from exc
+        except self.client.exceptions.ClientError as exc:
+            raise _refused(self.uri, name, exc) from exc
 
     def exists(self, name: str) -> bool:
         return self.stamp(name) is not None
@@ -140,10 +142,13 @@ class ObjectStore:
         self.client.delete_object(Bucket=self.bucket, Key=self.key(name))
 
     def stamp(self, name: str):
+        """The object's ETag (None when absent); other refusals (access denied, no bucket) say so."""
         try:
             return self.client.head_object(Bucket=self.bucket, Key=self.key(name))["ETag"]
-        except self.client.exceptions.ClientError:
-            return None
+        except self.client.exceptions.ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
+                return None
+            raise _refused(self.uri, name, exc) from exc
 
     def lock(self):
         from .lock import object_lock
@@ -154,3 +159,9 @@ class ObjectStore:
         pages = self.client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=self.key(""))
         return sum(item["Size"] for page in pages for item in page.get("Contents", []))
 
+
+def _refused(uri: str, name: str, exc: Exception) -> IndexError_:
+    """An S3 refusal other than "no such object" (access denied, no bucket), said as such."""
+    return IndexError_(f"index {uri}: {name} cannot be read ({exc})",
+                       "check the bucket's name and the AWS credentials (AWS_ACCESS_KEY_ID, "
+                       "AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL)")

@@ -100,6 +100,16 @@ class Reads:
         order = np.argsort(times, kind="stable")
         return times[order], vectors[order]
 
+    def all_frame_vectors(self, live: set[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """(video ids, times, (n, visual dim) vectors) of the frames of the videos in `live`,
+        read in one scan (for the search snapshot)."""
+        rows = self._tables["frame_vectors"].search().select(["video_id", "t", "vector"]).to_arrow()
+        ids = rows["video_id"].to_pylist()
+        keep = np.asarray([v in live for v in ids], bool)
+        vectors = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False),
+                             np.float32).reshape(len(ids), -1)
+        return [v for v, k in zip(ids, keep) if k], rows["t"].to_numpy()[keep], vectors[keep]
+
     def orphans(self) -> dict[str, set[str]]:
         """{table: ids of videos with rows there but no `videos` row} (an interrupted write)."""
         live = self.video_ids()

@@ -21,7 +21,8 @@ import pyarrow as pa
 
 from ..errors import IndexError_
 from .location import locate
-from .meta import CHANGED_FILE, FORMAT, META_FILE, check_embedder, open_meta, read_meta, write_meta
+from .meta import (CHANGED_FILE, FORMAT, META_FILE, check_embedder, check_visual, open_meta, read_meta,
+                   write_meta)
 from .reads import Reads
 from .tables import VideoRecord, caption_schemas, core_schemas, view_schemas, visual_schemas
 from .writes import Writes
@@ -143,11 +144,7 @@ class VideoIndex(Reads, Writes):
                 self._record(clip_model=clip_model)
 
     def check_visual(self, model_name: str, dim: int) -> None:
-        if (model_name, int(dim)) != (self.meta.get("visual_model"), self.meta.get("visual_dim")):
-            raise IndexError_(
-                f"index {self.location} holds frame embeddings of {self.meta.get('visual_model')!r} "
-                f"(dim {self.meta.get('visual_dim')}), not {model_name!r} (dim {dim})",
-                f"use --visual-model {self.meta.get('visual_spec')!r}, or index into a new directory")
+        check_visual(self.location, self.meta, model_name, dim)
 
     def enable_captions(self, name: str, model_name: str) -> None:
         """Record the captioner (first time) or check it is the one the index was built with."""

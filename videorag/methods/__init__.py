@@ -30,8 +30,7 @@ METHODS = Registry("retrieval method", {
     "videorag-vt": "videorag.methods.visual:VisualText",
     "rag-adapter": "videorag.methods.rag_adapter:RAGAdapter",
     "carve": "videorag.methods.carve:Carve",
-}, traits={"videorag-v": ("needs-frames",), "videorag-vt": ("needs-frames",),
-           "rag-adapter": ("uses-frames", "uses-captions"), "carve": ("uses-frames", "uses-captions")})
+})
 
 
 def create_method(name: str, config: SearchConfig | None = None, judged: bool = False) -> Method:

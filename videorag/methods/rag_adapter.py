@@ -114,7 +114,7 @@ class _FrameView:
         """(first, second): each (times, scores, source name)."""
         lo, hi = self.caption_rows
         captions = self.qc.corpus.captions
-        text = (captions.starts[lo:hi], self.qc.dense(captions)[lo:hi], "caption") if hi > lo else None
+        text = (captions.starts[lo:hi], self.qc.dense_span(captions, lo, hi), "caption") if hi > lo else None
         if self.frame_vectors is not None and len(self.frame_times):
             frames = (self.frame_times, self.frame_vectors @ self.qc.visual_vector(), "frame")
             return frames, text or (np.zeros(0), np.zeros(0), "caption")

@@ -25,8 +25,6 @@ class Query:
     question: str | None = None   # another phrasing of the same need (e.g. WikiHowQA's "How To …")
 
 
-
-
 @dataclass(frozen=True)
 class Candidate:
     """A scored unit of one video (`video` = row in `Corpus.video_ids`)."""

@@ -25,7 +25,8 @@ def corpus_of(index, only: set[str] | None = None) -> Corpus:
     whole = Level.build(np.arange(len(ids), dtype=np.int32), np.zeros(len(ids)), videos["duration"].to_numpy(),
                         videos["text"].to_pylist(), vectors_of(videos["vector"], index.meta["dim"]))
     seconds = float(index.meta.get("chunk_seconds", DEFAULT_CHUNK_SECONDS))
-    corpus = Corpus(ids, videos["path"].to_pylist(), segment, chunk, whole, chunk_seconds=seconds)
+    corpus = Corpus(ids, videos["path"].to_pylist(), segment, chunk, whole, chunk_seconds=seconds,
+                    embed_model=index.meta["embed_model"])
     if only is None:
         _add_frames(corpus, index)
     return corpus
@@ -65,15 +66,13 @@ def _captions(table, row: dict[str, int], dim: int) -> Level:
 
 
 def _frame_vectors(index, ids: list[str], dim: int) -> FrameVectors:
-    owners, times, vectors = [], [], []
-    for i, video_id in enumerate(ids):
-        t, v = index.frame_vectors(video_id)
-        owners.append(np.full(len(t), i, np.int32))
-        times.append(np.asarray(t, np.float64))
-        vectors.append(np.asarray(v, np.float32).reshape(-1, dim))
-    if not owners:
-        return FrameVectors(np.zeros(0, np.int32), np.zeros(0), np.zeros((0, dim), np.float32))
-    return FrameVectors(np.concatenate(owners), np.concatenate(times), np.concatenate(vectors))
+    """Every frame vector of the corpus's videos, sorted by video row, then time (one scan)."""
+    row = {v: i for i, v in enumerate(ids)}
+    found, times, vectors = index.all_frame_vectors(set(ids))
+    owner = np.asarray([row[v] for v in found], np.int32)
+    times = np.asarray(times, np.float64)
+    order = np.lexsort((times, owner))
+    return FrameVectors(owner[order], times[order], np.asarray(vectors, np.float32).reshape(-1, dim)[order])
 
 
 def vectors_of(column, dim: int) -> np.ndarray:

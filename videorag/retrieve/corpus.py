@@ -1,7 +1,8 @@
 """Search corpus: three levels of text units (segment, chunk, whole video), each with embeddings,
 a BM25 model and, on large levels, an ANN index; items grouped by video so per-video maxima are
-one reduce. Built from the index (`videorag.retrieve.build`) or memory-mapped from its search
-snapshot (`videorag.retrieve.snapshot`)."""
+one reduce. Beside them what the index has beyond transcripts: frame captions (a fourth level),
+frame vectors, each video's visual vector and CARVE's chunk views. Built from the index
+(`videorag.retrieve.build`) or memory-mapped from its search snapshot (`videorag.retrieve.snapshot`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -135,6 +136,7 @@ class Corpus:
     frames: FrameVectors | None = None  # frame vectors, None without a visual backend
     views: ChunkViews | None = None     # CARVE's chunk views, None: the transcript view built on first use
     chunk_seconds: float = DEFAULT_CHUNK_SECONDS
+    embed_model: str = ""               # the text embedder's name (what made the transcript view)
 
     @cached_property
     def chunk_views(self) -> ChunkViews:
@@ -142,7 +144,7 @@ class Corpus:
         of its chunk level (no index read)."""
         if self.views is not None:
             return self.views
-        return build_views(self, {"chunk_seconds": self.chunk_seconds})
+        return build_views(self, {"chunk_seconds": self.chunk_seconds, "embed_model": self.embed_model})
 
     @property
     def text_only(self) -> bool:
@@ -159,4 +161,5 @@ class Corpus:
         first = len(self.video_ids)
         return Corpus(list(self.video_ids) + list(other.video_ids), list(self.paths) + list(other.paths),
                       self.segments.extended(other.segments, first), self.chunks.extended(other.chunks, first),
-                      self.videos.extended(other.videos, first), chunk_seconds=self.chunk_seconds)
+                      self.videos.extended(other.videos, first), chunk_seconds=self.chunk_seconds,
+                      embed_model=self.embed_model)

@@ -33,15 +33,15 @@ class LiveSearcher:
         self._lock = threading.Lock()
 
     def get(self) -> Searcher:
-        made = snapshot.token(self.location)
         with self._lock:
+            made = snapshot.token(self.location)
             if self._searcher is None or made != self._version:
+                query = self._embedder()   # checked first: a wrong model builds nothing
+                check_embedder(self.location, open_meta(self.location), query.model_name, query.dim,
+                               getattr(query, "fingerprint", None))
                 corpus = snapshot.load(self.location, made)
                 if corpus is None:
                     corpus, made = self._renewed()
-                query = self._embedder()
-                check_embedder(self.location, open_meta(self.location), query.model_name, query.dim,
-                               getattr(query, "fingerprint", None))
                 self._searcher, self._version = Searcher(corpus, query, self._visual, self._frames), made
             return self._searcher
 

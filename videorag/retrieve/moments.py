@@ -16,23 +16,14 @@ nearly as well, up to `max_seconds`; the next moments are the next peaks outside
 """
 from __future__ import annotations
 
-from typing import Protocol
-
 import numpy as np
 
 from ..config import MomentConfig
-from .base import Candidate
+from .base import Candidate, Reranker
 from .fusion import minmax
 
 
-class MomentReranker(Protocol):
-    """What rescores a video's moments: a scoring reranker (`videorag.rerank`), given by the
-    method that calls `text_moments` (retrieval does not reach up into reranking)."""
-
-    def rerank(self, qc, candidates: list[Candidate]) -> list[Candidate]: ...
-
-
-def text_moments(qc, video: int, source: str = "text", reranker: MomentReranker | None = None) -> list[Candidate]:
+def text_moments(qc, video: int, source: str = "text", reranker: Reranker | None = None) -> list[Candidate]:
     """The video's moments for the query, best first, scores in [0, 1] (1 = the best); rescored
     by `reranker` when one is given (the one `MomentConfig.reranker` names:
     `videorag.rerank.moment_reranker_for(config)`)."""

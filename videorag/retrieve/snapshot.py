@@ -104,7 +104,8 @@ def load(index, fresh_token: str) -> Corpus | None:
         frames = FrameVectors(*(_mapped(folder / f"frame.{key}.npy") for key in FRAME_ARRAYS)) \
             if found.get("frames") else None
         corpus = Corpus(found["video_ids"], found["paths"], levels["segment"], levels["chunk"], levels["video"],
-                        visual, levels.get("caption"), frames, chunk_seconds=found["chunk_seconds"])
+                        visual, levels.get("caption"), frames, chunk_seconds=found["chunk_seconds"],
+                        embed_model=found.get("embed_model", ""))
         if found.get("views") is not None:
             corpus.views = _load_views(folder, found["views"], corpus.chunks)
     except (OSError, ValueError, KeyError) as exc:   # replaced by a newer snapshot while being read
@@ -154,7 +155,7 @@ def save(corpus: Corpus, index, made_token: str, ann_min_rows: int) -> dict:
     found = {"format": FORMAT, "analyzer": ANALYZER, "token": made_token, "made": time.strftime("%Y-%m-%dT%H:%M:%S"),
              "video_ids": list(corpus.video_ids), "paths": list(corpus.paths), "levels": levels,
              "visual": corpus.visual is not None, "frames": corpus.frames is not None,
-             "chunk_seconds": corpus.chunk_seconds, "views": _save_views(tmp, corpus.chunk_views),
+             "chunk_seconds": corpus.chunk_seconds, "embed_model": corpus.embed_model, "views": _save_views(tmp, corpus.chunk_views),
              "seconds": round(time.perf_counter() - start, 3)}
     (tmp / "manifest.json").write_text(json.dumps(found))
     os.replace(tmp, root / name)

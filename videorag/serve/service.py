@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError, VideoRAGError
-from ..index.location import locate
+from ..index.location import LocalDir, locate
 from ..ingest.discover import inside
 from ..pipeline import VideoRAG
 from ..types import search_json
@@ -48,9 +48,10 @@ class ServeConfig:
     upload_dir: Path | None = None       # where uploads are stored (default INDEX/uploads)
 
     def __post_init__(self) -> None:
-        self.index = locate(self.index).uri if str(self.index).startswith("s3://") else Path(self.index).expanduser()
+        where = locate(self.index)   # a directory or s3://…; another scheme is refused here
+        self.index = where.path if isinstance(where, LocalDir) else where.uri
         self.roots = tuple(Path(r).expanduser().resolve() for r in self.roots)
-        self.upload_dir = Path(self.upload_dir or locate(self.index).local / "uploads").expanduser()
+        self.upload_dir = Path(self.upload_dir or where.local / "uploads").expanduser()
         if not 0 < self.port < 65536:
             raise ConfigError(f"--port must be in 1..65535, got {self.port}")
         if self.public and not self.token:
