@@ -54,6 +54,7 @@ def test_a_loaded_snapshot_searches_like_the_corpus_it_saved(tmp_path, method):
         assert _hits(loaded, embedder, query, method, True) == _hits(corpus, embedder, query, method, True)
     assert loaded.segments.texts[3:5] == corpus.segments.texts[3:5]
     assert loaded.segments.texts[-1] == corpus.segments.texts[-1]
+    assert "bigram_bm25" in vars(loaded.videos)   # `best`'s phrase index came with the snapshot, not built now
 
 
 def test_a_snapshot_of_another_state_is_not_loaded(tmp_path):

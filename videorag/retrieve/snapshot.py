@@ -5,15 +5,16 @@ Layout (under the index directory, or for an index on S3 under its local cache f
 `location.local`): `search/CURRENT` names the live snapshot folder; in it `manifest.json` (the index
 change token it was made at, video ids and paths, per level its size and ANN index) and, per
 level (segment, chunk, video, and caption when the index has frame captions), `.npy` arrays:
-times, owners, unit vectors, texts (UTF-8 blob + offsets), BM25 postings (`BM25.arrays`) and, past
-`ann_min_rows`, an IVF index (`ivf.IVF`); the frame vectors and each video's visual vector (an
-index with a visual backend); CARVE's chunk views (`views.*`, `view.NAME.*`). A search reads
-nothing else — no LanceDB on the query path.
+times, owners, unit vectors, texts (UTF-8 blob + offsets), BM25 postings (`BM25.arrays`; for the
+video level also its phrase-bigram BM25, which `best` reads) and, past `ann_min_rows`, an IVF
+index (`ivf.IVF`); the frame vectors and each video's visual vector (an index with a visual
+backend); CARVE's chunk views (`views.*`, `view.NAME.*`). A search reads nothing else — no
+LanceDB on the query path.
 
 A snapshot is fresh while the index's change marker (`.changed`, replaced by every write) holds
-the token it was made at (and this version's format and tokeniser made it). Ingest and `videorag optimize` write a new one; a search that finds it
-stale builds the corpus from the index and saves it (a new folder, then `CURRENT` replaced, so a
-reader never sees half a snapshot)."""
+the token it was made at (and this version's format and tokeniser made it). Ingest and
+`videorag optimize` write a new one; a search that finds it stale builds the corpus from the index
+and saves it (a new folder, then `CURRENT` replaced, so a reader never sees half a snapshot)."""
 from __future__ import annotations
 
 import json
@@ -33,7 +34,7 @@ from .bm25 import ARRAYS, BM25
 from .corpus import Corpus, FrameVectors, Level
 from .ivf import IVF, InRowOrder
 from .views import ChunkViews, NoFrames, View
-from .text import ANALYZER
+from .text import ANALYZER, bigrams, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -116,12 +117,25 @@ def load(index, fresh_token: str) -> Corpus | None:
 
 def _load_level(folder: Path, name: str, info: dict) -> Level:
     array = lambda key: _mapped(folder / f"{name}.{key}.npy")  # noqa: E731
-    vocab = json.loads((folder / f"{name}.vocab.json").read_text())
-    bm25 = BM25.from_arrays({key: array(key) for key in ARRAYS}, {t: i for i, t in enumerate(vocab)})
     ann = IVF(*(array(f"ivf.{key}") for key in IVF.ARRAYS)) if info.get("ann") else None
     vectors = InRowOrder(ann) if ann is not None else array("vectors")   # one copy of the vectors
-    return Level(array("owner"), array("starts"), array("ends"), _load_texts(folder, name),
-                 vectors, bm25, array("block_starts"), array("block_owner"), ann)
+    level = Level(array("owner"), array("starts"), array("ends"), _load_texts(folder, name),
+                  vectors, _load_bm25(folder, name), array("block_starts"), array("block_owner"), ann)
+    if info.get("bigrams"):
+        level.__dict__["bigram_bm25"] = _load_bm25(folder, f"{name}.bigram", bigrams)   # the cached property
+    return level
+
+
+def _load_bm25(folder: Path, name: str, analyzer=tokenize) -> BM25:
+    vocab = json.loads((folder / f"{name}.vocab.json").read_text())
+    return BM25.from_arrays({key: _mapped(folder / f"{name}.{key}.npy") for key in ARRAYS},
+                            {t: i for i, t in enumerate(vocab)}, analyzer)
+
+
+def _save_bm25(folder: Path, name: str, bm25: BM25) -> None:
+    for key, value in bm25.arrays().items():
+        np.save(folder / f"{name}.{key}.npy", np.asarray(value))
+    (folder / f"{name}.vocab.json").write_text(json.dumps(sorted(bm25.vocab, key=bm25.vocab.get)))
 
 
 def _mapped(path: Path) -> np.ndarray:
@@ -146,7 +160,7 @@ def save(corpus: Corpus, index, made_token: str, ann_min_rows: int) -> dict:
     for level_name, level in named.items():
         if level.ann is None and len(level) >= ann_min_rows:
             level.ann = IVF.build(level.vectors)
-        levels[level_name] = _save_level(tmp, level_name, level)
+        levels[level_name] = _save_level(tmp, level_name, level, bigram=level_name == "video")
     if corpus.visual is not None:
         np.save(tmp / "visual.npy", np.asarray(corpus.visual, np.float32))
     if corpus.frames is not None:
@@ -163,20 +177,22 @@ def save(corpus: Corpus, index, made_token: str, ann_min_rows: int) -> dict:
     return found
 
 
-def _save_level(folder: Path, name: str, level: Level) -> dict:
+def _save_level(folder: Path, name: str, level: Level, bigram: bool = False) -> dict:
+    """One level's arrays; with `bigram`, its phrase BM25 too (built now, not on a first query)."""
     _save_texts(folder, name, level.texts)
+    _save_bm25(folder, name, level.bm25)
+    if bigram:
+        _save_bm25(folder, f"{name}.bigram", level.bigram_bm25)
     arrays = {"owner": level.owner, "starts": level.starts, "ends": level.ends,
-              "block_starts": level.block_starts, "block_owner": level.block_owner, **level.bm25.arrays()}
+              "block_starts": level.block_starts, "block_owner": level.block_owner}
     if level.ann is not None:
         arrays.update({f"ivf.{key}": getattr(level.ann, key) for key in IVF.ARRAYS})
     else:
         arrays["vectors"] = level.vectors
     for key, value in arrays.items():
         np.save(folder / f"{name}.{key}.npy", np.asarray(value))
-    vocab = sorted(level.bm25.vocab, key=level.bm25.vocab.get)
-    (folder / f"{name}.vocab.json").write_text(json.dumps(vocab))
     ann = {"kind": "ivf-flat", "cells": level.ann.cells} if level.ann is not None else None
-    return {"rows": len(level), "ann": ann}
+    return {"rows": len(level), "ann": ann, "bigrams": bigram}
 
 
 def _save_views(folder: Path, views: ChunkViews) -> dict:
