@@ -91,8 +91,8 @@ def main(run) -> dict:
     rag, _ = moment_rag(run, gold)
     rows = []
     for row in run.args.row or ROWS:
-        rag.config, rag._generator = run.config(*shlex.split(row)), None   # the row's generator, built anew
-        rag.judge._memo.clear()                                              # the row pays for its own judgements
+        rag.config = run.config(*shlex.split(row))                          # the row's generator, made anew
+        rag.judge.forget()                                              # the row pays for its own judgements
         rows.append((row, run_row(rag, items)))
         print(table(rows[-1:]), file=sys.stderr)
     text = table(rows)

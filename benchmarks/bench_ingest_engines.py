@@ -67,7 +67,7 @@ def _transcripts(index: Path) -> dict[str, str]:
     """{file name: its transcript} of an index."""
     rag = VideoRAG(index)
     names = {r["video_id"]: Path(r["path"]).name for r in rag.index.videos(["video_id", "path"]).to_pylist()}
-    segments = sorted((r for r in rag.index._tables["units"].to_arrow().to_pylist() if r["kind"] == "segment"),
+    segments = sorted((r for r in rag.index.units().to_pylist() if r["kind"] == "segment"),
                       key=lambda r: (r["video_id"], r["start"]))
     out: dict[str, list[str]] = {}
     for r in segments:

@@ -48,7 +48,7 @@ def run_row(rag: VideoRAG, items: dict, kinds: dict, method: str, fresh: bool = 
     """Every split's questions under the rag's current settings; means per split and kind. With
     `fresh`, the judge's memo is emptied first (the row pays for its own judgements)."""
     if fresh:
-        rag.judge._memo.clear()
+        rag.judge.forget()
     out, stages = {}, []
     for split in SPLITS:
         result = evaluate_index(rag, items[split], method)

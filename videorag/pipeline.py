@@ -55,7 +55,9 @@ class VideoRAG:
 
     @config.setter
     def config(self, config: Config) -> None:
-        self.library.config = config
+        """New settings for what follows: the generator is made anew from them on next use (the
+        embedders and the index stay as they are)."""
+        self.library.config, self._generator = config, None
 
     # -- the library's parts -------------------------------------------------------------------
     index = property(lambda self: self.library.index, doc="The index (LanceDB): `Library.index`.")

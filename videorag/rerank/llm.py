@@ -108,6 +108,10 @@ class LLMReranker(ScoringReranker):
     def warm_up(self) -> None:
         self.backend.warm_up()
 
+    def forget(self) -> None:
+        """Drop the remembered judgements (a measurement that must pay for its own)."""
+        self._memo.clear()
+
     def score(self, qc, candidates: list[Candidate]) -> np.ndarray:
         out = np.full(len(candidates), np.nan)
         asks = {i: ask for i in self.judgeable(candidates) if (ask := self._ask(qc, candidates[i]))}
