@@ -67,12 +67,13 @@ def resolved(config: RerankConfig) -> RerankConfig:
 
 def create_reranker(config: RerankConfig, weight: float = 0.5):
     """A scoring reranker from its config (CARVE's rerank stage, the judge, moments). A selecting
-    reranker's name is refused with an `UnknownBackendError` naming the scoring ones."""
-    if kind_of(config.backend) == SELECTING:
-        raise UnknownBackendError(
-            f"{config.backend!r} is a {SELECTING} (a method chooses frames with it: --method rag-adapter), "
-            f"not a {SCORING}",
-            f"choose one of: {', '.join(scoring_names())}")
+    reranker's name, or an unknown one, is refused with an `UnknownBackendError` naming the
+    scoring ones (`auto` included)."""
+    kind = kind_of(config.backend)
+    if kind != SCORING:
+        what = (f"{config.backend!r} is a {SELECTING} (a method chooses frames with it: --method rag-adapter), "
+                f"not a {SCORING}") if kind == SELECTING else f"unknown {SCORING} {config.backend!r}"
+        raise UnknownBackendError(what, f"choose one of: {', '.join(scoring_names())}")
     config = resolved(config)
     return RERANKERS.create(config.backend, weight=weight, config=config)
 
