@@ -243,7 +243,7 @@ class Library:
         """Build the search corpus from the index and save it as the index's snapshot (every
         searcher, here or in another process, maps it instead of reading the index)."""
         with self._saving:
-            return self._save(*self.read())[1]
+            return self._save(*self.read())
 
     def read(self) -> tuple[Corpus, str]:
         """(the corpus read from the index, the change token it was read at)."""
@@ -252,10 +252,10 @@ class Library:
         made = snapshot.token(self.location)   # before reading: a later write makes it stale
         return self.corpus(), made
 
-    def _save(self, corpus: Corpus, made: str) -> tuple[Corpus, dict]:
+    def _save(self, corpus: Corpus, made: str) -> dict:
         from .retrieve import snapshot
 
-        return corpus, snapshot.save(corpus, self.location, made, self.config.search.ann_min_rows)
+        return snapshot.save(corpus, self.location, made, self.config.search.ann_min_rows)
 
     def renew_snapshot(self) -> tuple[Corpus, str]:
         """Bring a stale snapshot up to date and return its corpus and token: extended with the

@@ -194,9 +194,8 @@ class VideoRAG:
         return excerpt_evidence(self._request(question, self.method()), hit)
 
     def _request(self, question: str, chosen, timings: dict | None = None) -> EvidenceRequest:
-        searcher, cfg = self.searcher(), self.config
-        hits = lambda: searcher.search(question, chosen, cfg.search, cfg.generate.videos, False, timings)  # noqa: E731
-        return EvidenceRequest(question, searcher, cfg, hits, self._frames(searcher))
+        searcher = self.searcher()
+        return EvidenceRequest(question, searcher, self.config, chosen, self._frames(searcher), timings)
 
     def _frames(self, searcher) -> FramePicker | None:
         """The frame picker when the generator reads images and frames are asked for."""

@@ -10,10 +10,14 @@ from ..types import Frame
 
 
 class FrameStore(Protocol):
-    """Required: `frames` and `frame_near`."""
+    """Required: `frames`, `frames_at` and `frame_near`."""
 
     def frames(self, video_id: str) -> list[Frame]:
         """A video's sampled frames, in time order."""
+        ...
+
+    def frames_at(self, video_id: str, times) -> list[Frame]:
+        """The frames sampled at exactly these seconds, in time order."""
         ...
 
     def frame_near(self, video_id: str, t: float) -> Frame | None:
@@ -30,6 +34,9 @@ class IndexFrames:
 
     def frames(self, video_id: str) -> list[Frame]:
         return self._opener().frames(video_id)
+
+    def frames_at(self, video_id: str, times) -> list[Frame]:
+        return self._opener().frames_at(video_id, times)
 
     def frame_near(self, video_id: str, t: float) -> Frame | None:
         return self._opener().frame_near(video_id, t)

@@ -44,6 +44,16 @@ class Reads:
                 .select(["t", "jpeg"]).to_arrow().to_pylist())
         return [Frame(r["t"], r["jpeg"]) for r in sorted(rows, key=lambda r: r["t"])]
 
+    def frames_at(self, video_id: str, times) -> list[Frame]:
+        """The video's frames sampled at exactly these seconds, in time order (only their JPEGs read)."""
+        wanted = sorted({float(t) for t in times})
+        if not wanted:
+            return []
+        rows = (self._tables["frames"].search()
+                .where(f"video_id = {quote(video_id)} AND t IN ({', '.join(map(repr, wanted))})")
+                .select(["t", "jpeg"]).to_arrow().to_pylist())
+        return [Frame(r["t"], r["jpeg"]) for r in sorted(rows, key=lambda r: r["t"])]
+
     def frame_near(self, video_id: str, t: float) -> Frame | None:
         """The sampled frame of a video nearest to `t` seconds (None when it has none): the
         timestamps are read first, then that one frame's JPEG."""
@@ -100,15 +110,11 @@ class Reads:
         order = np.argsort(times, kind="stable")
         return times[order], vectors[order]
 
-    def all_frame_vectors(self, live: set[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
-        """(video ids, times, (n, visual dim) vectors) of the frames of the videos in `live`,
-        read in one scan (for the search snapshot)."""
+    def all_frame_vectors(self, live: set[str]) -> pa.Table:
+        """The frame vector rows (video_id, t, vector) of the videos in `live`, read in one scan
+        (for the search snapshot)."""
         rows = self._tables["frame_vectors"].search().select(["video_id", "t", "vector"]).to_arrow()
-        ids = rows["video_id"].to_pylist()
-        keep = np.asarray([v in live for v in ids], bool)
-        vectors = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False),
-                             np.float32).reshape(len(ids), -1)
-        return [v for v, k in zip(ids, keep) if k], rows["t"].to_numpy()[keep], vectors[keep]
+        return rows.filter(pc.is_in(rows["video_id"], value_set=pa.array(sorted(live), pa.string())))
 
     def orphans(self) -> dict[str, set[str]]:
         """{table: ids of videos with rows there but no `videos` row} (an interrupted write)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 
 # share of one file's work per stage, in the order `Ingestor._build` runs them
 SHARES = {"transcribe": 0.6, "embed": 0.1, "decode": 0.1, "visual": 0.05, "caption": 0.1, "write": 0.05}
+BEFORE = {name: sum(list(SHARES.values())[:i]) for i, name in enumerate(SHARES)}   # a file's share done on entering a stage
 MIN_SECONDS, MIN_FRACTION = 2.0, 0.01
 
 Stages = Callable[[str, str, "float | None"], None]   # (current file, stage, seconds left or None)
@@ -31,9 +32,7 @@ class Tracker:
     def stage(self, path: Path | str, name: str, within: float = 0.0, shown: str | None = None) -> None:
         """`path` is in stage `name` (a key of SHARES; reported as `shown`, e.g. the captioner's
         name "ocr"), `within` (0–1) of the way through it."""
-        order = list(SHARES)
-        before = sum(SHARES[s] for s in order[:order.index(name)])
-        file_fraction = min(1.0, before + SHARES[name] * min(max(within, 0.0), 1.0))
+        file_fraction = min(1.0, BEFORE[name] + SHARES[name] * min(max(within, 0.0), 1.0))
         self.report(str(path), shown or name, self.eta(self.done + file_fraction * self.sizes.get(str(path), 0)))
 
     def finished(self, path: Path | str) -> None:

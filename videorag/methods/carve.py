@@ -59,7 +59,11 @@ class Carve:
         return Ranking(best, lambda v: [moment(qc, c) for c in by_video.get(v, [])])
 
     def chunks(self, qc) -> list[Candidate]:
-        """The chosen chunks, best first: one candidate per chunk, in its winning view."""
+        """The chosen chunks, best first: one candidate per chunk, in its winning view (once per
+        query and method: `ask` reads them after its search)."""
+        return qc.memo(("carve-chunks", self), lambda: self._chunks(qc))
+
+    def _chunks(self, qc) -> list[Candidate]:
         cfg = self.config.carve
         views = qc.corpus.chunk_views
         names = [v for v in cfg.views if v in views.views]
@@ -99,7 +103,7 @@ class Carve:
         from ..generate import Evidence
         from .evidence import segments_of
 
-        qc, searcher, out = request.context(), request.searcher, []
+        qc, searcher, out = request.context, request.searcher, []
         for chunk, found in self.interleaved(qc, self.config.carve.generate_chunks):
             hit = searcher.hit(found, found.score)
             segments = [s for s in segments_of(searcher.corpus, chunk.video) if chunk.start <= s.start < chunk.end]

@@ -5,8 +5,8 @@ rag-adapter gives its selected frames and lines, CARVE its best chunks each in i
 `ask`, the service and `videorag eval` gather evidence through `gather` alone."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -30,38 +30,40 @@ class FramePicker:
     net: object = None
 
     def pick(self, video_id: str, question: str) -> list[Frame]:
-        frames, corpus = self.store.frames(video_id), self.searcher.corpus
+        corpus = self.searcher.corpus
         if corpus.frames is None:
-            return uniform(frames, self.per_video)
+            return uniform(self.store.frames(video_id), self.per_video)
         from ..visual.represent import generation_frames
 
-        times, vectors = corpus.frames.of(corpus.video_ids.index(video_id))
+        times, vectors = corpus.frames.of(corpus.row[video_id])
         query = self.searcher.visual.embed_texts([question])[0] if self.net is not None else None
-        chosen = {float(times[i]) for i in generation_frames(np.asarray(vectors), query, self.per_video,
-                                                             self.candidates, self.net)}
-        return [f for f in frames if f.t in chosen]
-
-    def at(self, video_id: str, times) -> list[Frame]:
-        """The frames sampled at exactly these seconds."""
-        wanted = set(times)
-        return [f for f in self.store.frames(video_id) if f.t in wanted]
+        chosen = generation_frames(np.asarray(vectors), query, self.per_video, self.candidates, self.net)
+        return self.store.frames_at(video_id, [float(times[i]) for i in chosen])
 
 
 @dataclass
 class EvidenceRequest:
-    """One question's evidence gathering: the searcher, the settings, the method's hits (a
-    search with the generator's number of videos, run when asked), and the frame picker (None:
-    the generator reads no images)."""
+    """One question's evidence gathering: the question, the searcher, the settings, the method,
+    the frame picker (None: the generator reads no images) and where stage times go."""
 
     question: str
     searcher: object
     config: Config
-    hits: Callable[[], list[Hit]]
+    method: object
     frames: FramePicker | None = None
+    timings: dict | None = None
 
+    @cached_property
     def context(self):
-        """A query context for methods that select their own evidence."""
+        """The question's query context, shared by the search and the method's own evidence (its
+        embeddings and scores computed once)."""
         return self.searcher.context(Query(self.question), self.config.search)
+
+    def hits(self) -> list[Hit]:
+        """The method's best videos for the question (`GenerateConfig.videos` of them)."""
+        cfg = self.config
+        return self.searcher.search(self.question, self.method, cfg.search, cfg.generate.videos, False,
+                                    self.timings, self.context)
 
 
 def gather(method, request: EvidenceRequest) -> list[Evidence]:
@@ -78,7 +80,7 @@ def excerpts(request: EvidenceRequest) -> list[Evidence]:
 
 def excerpt_evidence(request: EvidenceRequest, hit: Hit) -> Evidence:
     corpus = request.searcher.corpus
-    video = corpus.video_ids.index(hit.video_id)
+    video = corpus.row[hit.video_id]
     lines = excerpt(segments_of(corpus, video), hit.start, request.config.generate.context_words)
     frames = request.frames.pick(hit.video_id, request.question) if request.frames is not None else []
     return Evidence(hit, lines, frames, screen=screen(corpus, video, lines))

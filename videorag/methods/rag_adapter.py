@@ -44,7 +44,10 @@ class RAGAdapter:
         return Ranking(scores, lambda v: self.moments(qc, v))
 
     def select(self, qc, video: int) -> list[Candidate]:
-        """The K frames for the query, MMR order (scores: summed, best = 1)."""
+        """The K frames for the query, MMR order (scores: summed, best = 1); once per query and video."""
+        return qc.memo(("rag-adapter", self, video), lambda: self._select(qc, video))
+
+    def _select(self, qc, video: int) -> list[Candidate]:
         frames = _FrameView(qc, video)
         first, second = frames.signals()
         if not len(first[0]):
@@ -86,11 +89,11 @@ class RAGAdapter:
         from ..generate import Evidence
         from .evidence import segments_of
 
-        qc, corpus, out = request.context(), request.searcher.corpus, []
+        qc, corpus, out = request.context, request.searcher.corpus, []
         for hit in request.hits():
-            video = corpus.video_ids.index(hit.video_id)
+            video = corpus.row[hit.video_id]
             times, rows = self.generation_evidence(qc, video)
-            frames = request.frames.at(hit.video_id, times) if request.frames is not None else []
+            frames = request.frames.store.frames_at(hit.video_id, times) if request.frames is not None else []
             out.append(Evidence(hit, segments_of(corpus, video, rows), frames))
         return out
 

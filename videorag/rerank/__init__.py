@@ -28,8 +28,8 @@ from functools import lru_cache
 from ..config import RerankConfig, SearchConfig
 from ..errors import UnknownBackendError
 from ..registry import Registry
+from .base import SCORING, SELECTING
 
-SCORING, SELECTING = "scoring reranker", "selecting reranker"
 
 RERANKERS = Registry(SCORING, {
     "e5": "videorag.rerank.e5:E5Reranker",

@@ -15,6 +15,8 @@ from ..config import VISUAL_VIEWS, RerankConfig
 from ..retrieve.base import Candidate
 from ..retrieve.fusion import minmax
 
+SCORING, SELECTING = "scoring reranker", "selecting reranker"   # the two kinds (registries) of rerankers
+
 
 def modality(candidate: Candidate) -> str:
     """"visual" for a candidate found by a visual view (judged on its frames), else "text"."""
@@ -25,7 +27,7 @@ class ScoringReranker:
     """Base of the scoring backends (`e5`, `cross-encoder`, `llm`)."""
 
     name = "scoring"
-    kind = "scoring reranker"   # its registry's kind (`videorag.rerank.SCORING`)
+    kind = SCORING   # its registry's kind
     modalities: frozenset[str] = frozenset({"text"})
     calibrated = False   # True: scores are probabilities in [0, 1], comparable across queries (the judge)
 

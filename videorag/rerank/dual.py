@@ -11,6 +11,7 @@ import numpy as np
 
 from ..retrieve.base import Candidate
 from ..retrieve.fusion import minmax
+from .base import SELECTING
 
 
 def dual_sum(candidates: list[Candidate]) -> list[Candidate]:
@@ -59,7 +60,7 @@ class DualMMR:
     (`rag-adapter`), never by `create_reranker`."""
 
     name = "dual-mmr"
-    kind = "selecting reranker"   # its registry's kind (`videorag.rerank.SELECTING`)
+    kind = SELECTING   # its registry's kind
 
     def __init__(self, k: int = 10, theta: float = 0.7,
                  vectors: Callable[[list[Candidate]], np.ndarray] | None = None):

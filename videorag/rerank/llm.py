@@ -31,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..config import RerankConfig
+from ..config import JUDGES, RerankConfig
 from ..errors import ConfigError, GenerationError
 from ..retrieve.base import Candidate
 from .base import ScoringReranker, modality
@@ -46,7 +46,6 @@ MAX_PASSAGE = 1500   # characters of a candidate's text shown to the judge
 MAX_FRAMES = 5       # frames of a visual candidate shown to the judge
 TOP_LOGPROBS = 20
 CACHED = 4096
-JUDGES = ("llamacpp", "openai")
 
 
 def prompt(question: str, evidence: str) -> str:

@@ -20,8 +20,9 @@ def corpus_of(index, only: set[str] | None = None) -> Corpus:
     if only is not None:
         videos = videos.filter(pc.is_in(videos["video_id"], value_set=pa.array(sorted(only), pa.string())))
     ids = videos["video_id"].to_pylist()
+    row = {v: i for i, v in enumerate(ids)}
     units = index.units(set(ids))  # the videos of this read only (an ingest may be committing)
-    segment, chunk = (_level(units, kind, ids, index.meta["dim"]) for kind in ("segment", "chunk"))
+    segment, chunk = (_level(units, kind, row, index.meta["dim"]) for kind in ("segment", "chunk"))
     whole = Level.build(np.arange(len(ids), dtype=np.int32), np.zeros(len(ids)), videos["duration"].to_numpy(),
                         videos["text"].to_pylist(), vectors_of(videos["vector"], index.meta["dim"]))
     seconds = float(index.meta.get("chunk_seconds", DEFAULT_CHUNK_SECONDS))
@@ -32,10 +33,9 @@ def corpus_of(index, only: set[str] | None = None) -> Corpus:
     return corpus
 
 
-def _level(units, kind: str, ids: list[str], dim: int) -> Level:
+def _level(units, kind: str, row: dict[str, int], dim: int) -> Level:
     import pyarrow.compute as pc
 
-    row = {v: i for i, v in enumerate(ids)}
     part = units.filter(pc.equal(units["kind"], kind)) if units.num_rows else units
     owner = np.asarray([row[v] for v in part["video_id"].to_pylist()], np.int32)
     return Level.build(owner, part["start"].to_numpy(), part["end"].to_numpy(), part["text"].to_pylist(),
@@ -45,14 +45,14 @@ def _level(units, kind: str, ids: list[str], dim: int) -> Level:
 def _add_frames(corpus: Corpus, index) -> None:
     """What the index has beyond transcripts: captions, frame vectors, each video's visual
     vector, and CARVE's chunk views built from them (k-means over each chunk's captions)."""
-    ids, row = corpus.video_ids, {v: i for i, v in enumerate(corpus.video_ids)}
+    ids, row = corpus.video_ids, corpus.row
     if index.has_captions:
         corpus.captions = _captions(index.captions(), row, index.meta["dim"])
     if index.has_visual:
         corpus.visual = np.zeros((len(ids), index.meta["visual_dim"]), np.float32)
         for video_id, vector in index.visual_vectors(set(ids)).items():
             corpus.visual[row[video_id]] = vector
-        corpus.frames = _frame_vectors(index, ids, index.meta["visual_dim"])
+        corpus.frames = _frame_vectors(index, row, index.meta["visual_dim"])
     visual_rows = index.chunk_views(set(ids)) if index.has_chunk_views else None
     corpus.views = build_views(corpus, index.meta, visual_rows)
 
@@ -65,14 +65,13 @@ def _captions(table, row: dict[str, int], dim: int) -> Level:
     return Level.build(owner, times, times, table["text"].to_pylist(), vectors_of(table["vector"], dim))
 
 
-def _frame_vectors(index, ids: list[str], dim: int) -> FrameVectors:
+def _frame_vectors(index, row: dict[str, int], dim: int) -> FrameVectors:
     """Every frame vector of the corpus's videos, sorted by video row, then time (one scan)."""
-    row = {v: i for i, v in enumerate(ids)}
-    found, times, vectors = index.all_frame_vectors(set(ids))
-    owner = np.asarray([row[v] for v in found], np.int32)
-    times = np.asarray(times, np.float64)
+    table = index.all_frame_vectors(set(row))
+    owner = np.asarray([row[v] for v in table["video_id"].to_pylist()], np.int32)
+    times = table["t"].to_numpy().astype(np.float64)
     order = np.lexsort((times, owner))
-    return FrameVectors(owner[order], times[order], np.asarray(vectors, np.float32).reshape(-1, dim)[order])
+    return FrameVectors(owner[order], times[order], vectors_of(table["vector"], dim)[order])
 
 
 def vectors_of(column, dim: int) -> np.ndarray:

@@ -139,6 +139,11 @@ class Corpus:
     embed_model: str = ""               # the text embedder's name (what made the transcript view)
 
     @cached_property
+    def row(self) -> dict[str, int]:
+        """{video id: its row} (the inverse of `video_ids`)."""
+        return {v: i for i, v in enumerate(self.video_ids)}
+
+    @cached_property
     def chunk_views(self) -> ChunkViews:
         """CARVE's chunks and their views: those saved with the corpus, else the transcript view
         of its chunk level (no index read)."""

@@ -18,8 +18,7 @@ log = logging.getLogger(__name__)
 class LiveSearcher:
     """`get()` → the current `Searcher` of the index at `location`.
 
-    `embedder()` gives the query embedder; `visual` the frame embedder or a function making it
-    (on first use); `frames` the `FrameStore`; `renew()` saves the snapshot anew and returns
+    `embedder()` gives the query embedder; `visual()` makes the frame embedder (on first use); `frames` the `FrameStore`; `renew()` saves the snapshot anew and returns
     (corpus, token) (the library's `renew_snapshot`); `read()` reads the corpus from the index
     without saving it (for an index this process cannot write)."""
 

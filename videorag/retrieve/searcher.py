@@ -92,20 +92,21 @@ class QueryContext:
 class Searcher:
     """Ranks a corpus with any registered method. Holds no per-query state: safe to share.
 
-    `visual` is the frame embedder (or a function that makes it on first use: text methods
-    never load it); `frames` the `FrameStore` of frame images, for judges that read them."""
+    `visual` is a function that makes the frame embedder on first use (text methods never call
+    it; None: no frame embedder); `frames` the `FrameStore` of frame images, for judges that read
+    them."""
 
     def __init__(self, corpus: Corpus, embedder, visual=None, frames=None):
         self.corpus = corpus
         self.embedder = embedder
         self.frames = frames
         self._visual = visual
-        self._made = not callable(visual) or hasattr(visual, "embed_texts")
+        self._made = visual is None
         self._lock = threading.Lock()
 
     @property
     def visual(self):
-        """The frame embedder (made on first use when given as a factory), None without one."""
+        """The frame embedder (made on first use), None without one."""
         if not self._made:
             with self._lock:
                 if not self._made:
@@ -128,15 +129,17 @@ class Searcher:
         return [self.corpus.video_ids[v] for v in top(ranking.videos, k)]
 
     def search(self, query: Query | str, method: Method, config: SearchConfig, top_k: int | None = None,
-               moments: bool = False, timings: dict | None = None) -> list[Hit]:
-        """Hits best first; `timings`, when given, receives the method's stage times (seconds)."""
+               moments: bool = False, timings: dict | None = None, context: QueryContext | None = None) -> list[Hit]:
+        """Hits best first; `timings`, when given, receives the method's stage times (seconds);
+        `context`: this query's context, shared with what else reads it (evidence for `ask`)."""
         top_k = top_k or config.top_k
         if not self.corpus.video_ids:
             return []
         # one BLAS thread: the mat-vecs are memory-bound, and spinning BLAS threads would starve
         # the query embedder's threads (measured: 57 ms → 20 ms per query at 50k segments)
         with single_blas_thread():
-            qc, ranking = self.rank(query, method, config)
+            qc = context or self.context(query, config)
+            ranking = method.rank(qc)
             found = self._moments(ranking, top_k, config) if moments else \
                 [self._video_hit(ranking, int(v)) for v in top(ranking.videos, top_k)]
             hits = [self.hit(m, score, weak) for (m, score), weak in zip(found, self._weak(qc, found, config))]

@@ -81,6 +81,19 @@ class Texts(Sequence):
         return bytes(self.blob[self.offsets[i]:self.offsets[i + 1]]).decode("utf-8")
 
 
+class Ragged(Sequence):
+    """Tuples of floats read on demand from a flat array and offsets (both memory-mapped)."""
+
+    def __init__(self, flat: np.ndarray, offsets: np.ndarray):
+        self.flat, self.offsets = flat, offsets
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, i) -> tuple[float, ...]:
+        return tuple(self.flat[self.offsets[i]:self.offsets[i + 1]].tolist())
+
+
 def manifest(index) -> dict | None:
     """The live snapshot's manifest (with its folder under `folder`), None when there is none."""
     root = locate(index).local / FOLDER
@@ -220,9 +233,8 @@ def _load_views(folder: Path, info: dict, chunks: Level) -> ChunkViews:
             views[name] = View(name, chunk, chunks.vectors, chunks.texts, NoFrames(len(chunks)))
             continue
         flat, offsets = _mapped(folder / f"view.{name}.frames.npy"), _mapped(folder / f"view.{name}.frame_offsets.npy")
-        frames = [tuple(flat[offsets[i]:offsets[i + 1]].tolist()) for i in range(len(offsets) - 1)]
         views[name] = View(name, chunk, _mapped(folder / f"view.{name}.vectors.npy"),
-                           _load_texts(folder, f"view.{name}"), frames)
+                           _load_texts(folder, f"view.{name}"), Ragged(flat, offsets))
     video, starts, ends = (_mapped(folder / f"views.{key}.npy") for key in ("video", "starts", "ends"))
     return ChunkViews(video, starts, ends, views, info["models"])
 
