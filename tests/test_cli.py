@@ -28,7 +28,8 @@ def test_ask_json_contract(demo_rag, capsys):
     assert main(["ask", "How long between coats of paint?", "--index", str(demo_rag.index_dir),
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"question", "answer", "citations", "generator", "judge", "claims", "abstained"}
+    assert set(out) == {"question", "answer", "citations", "generator", "judge", "claims", "abstained", "index"}
+    assert out["index"] == str(demo_rag.index_dir.resolve())
     assert out["generator"] == "extractive" and "four hours" in out["answer"].lower()
     assert out["abstained"] is False and out["claims"] and all(c["supported"] is None for c in out["claims"])   # no judge here
     assert out["judge"] is None   # no judge model installed for the tests
@@ -122,6 +123,28 @@ def test_the_index_just_built_is_the_one_the_next_command_finds(demo_rag, tmp_pa
     monkeypatch.setenv("VIDEORAG_INDEX", str(tmp_path / "elsewhere"))
     assert main(["search", "x"]) == EXIT_ERROR   # the variable wins, and names a missing index
     assert "elsewhere" in capsys.readouterr().err
+
+
+def test_a_remembered_index_is_named_on_stderr_and_in_the_json(tmp_path, monkeypatch, capsys):
+    from tests.reliability.media import tiny_videos
+    from videorag import Config, VideoRAG
+    from videorag.embed.hashing import HashingEmbedder
+    from videorag.where import remember
+
+    tiny_videos(tmp_path / "v", 2)
+    built = (tmp_path / "built").resolve()
+    VideoRAG(built, Config(), embedder=HashingEmbedder()).add([tmp_path / "v"])
+    monkeypatch.chdir(tmp_path / "v")   # no ./videorag-index here
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    remember(str(built))
+    for argv in (["search", "kettle"], ["info"]):   # and ask: test_ask_json_contract
+        assert main([*argv, "--json", "--embed-backend", "hashing"]) == 0
+        captured = capsys.readouterr()
+        assert json.loads(captured.out)["index"] == str(built), argv
+        assert captured.err.splitlines()[0] == f"using index {built} (the one built last; --index to choose)"
+    assert main(["search", "kettle", "--index", "../built", "--json", "--embed-backend", "hashing"]) == 0
+    captured = capsys.readouterr()   # named: nothing said, and the JSON's path is absolute
+    assert "using index" not in captured.err and json.loads(captured.out)["index"] == str(built)
 
 
 def test_index_writes_where_the_user_is_not_into_the_remembered_index(tmp_path, monkeypatch):

@@ -15,6 +15,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 LOCAL = "videorag-index"
 ENV = "VIDEORAG_INDEX"
+REMEMBERED = "the index built last"
 
 
 def state_file() -> Path:
@@ -30,7 +31,7 @@ def default_index(writing: bool = False) -> tuple[str, str]:
         return LOCAL, "the current folder"
     last = remembered()
     if last:
-        return last, f"the index built last (remembered in {state_file()})"
+        return last, f"{REMEMBERED} (remembered in {state_file()})"
     return LOCAL, "the current folder"
 
 
@@ -43,9 +44,14 @@ def remembered() -> str | None:
     return last if last and ("://" in last or Path(last).exists()) else None
 
 
+def absolute(location: str) -> str:
+    """`location` as it reads from anywhere: a folder resolved, a URL as it is."""
+    return location if "://" in location else str(Path(location).resolve())
+
+
 def remember(location: str) -> None:
     """Make `location` (an index just built) the one the next command finds; best effort."""
-    text = location if "://" in location else str(Path(location).resolve())
+    text = absolute(location)
     try:
         state_file().parent.mkdir(parents=True, exist_ok=True)
         state_file().write_text(text + "\n")

@@ -5,7 +5,7 @@ import logging
 import os
 import sys
 
-from ..console import EXIT_ERROR
+from ..console import EXIT_ERROR, say
 from ..errors import VideoRAGError
 from ..names import printable
 from ..options import make_config
@@ -37,10 +37,12 @@ def run(args) -> int:
 
         return run_finetune(args, make_config(args))
     from ..pipeline import VideoRAG
-    from ..where import default_index
+    from ..where import REMEMBERED, default_index
 
     if args.index is None:
         args.index, args.index_chosen_by = default_index(writing=args.command == "index")
+        if args.index_chosen_by.startswith(REMEMBERED):   # not named here: say which, lest it change unseen
+            say(f"using index {args.index} (the one built last; --index to choose)")
     else:
         args.index_chosen_by = "--index"
     return ON_INDEX[args.command](VideoRAG(args.index, make_config(args)), args)

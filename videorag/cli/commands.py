@@ -10,7 +10,13 @@ from ..errors import VideoRAGError
 from ..names import printable
 from ..options import make_config, serve_config
 from ..types import search_json, span
-from ..where import remember
+from ..where import absolute, remember
+
+
+def _print_json(rag, obj: dict) -> int:
+    """`obj` and the index it comes from ("index": its location), as one JSON object."""
+    print_json({**obj, "index": absolute(str(rag.location))})
+    return EXIT_OK
 
 
 def cmd_index(rag, args) -> int:
@@ -58,8 +64,7 @@ def cmd_info(rag, args) -> int:
     stats = {**rag.info(), "chosen_by": args.index_chosen_by}
     if args.json:
         stats["videos_list"] = rag.index.videos(["video_id", "path", "duration", "source"]).to_pylist()
-        print_json(stats)
-        return EXIT_OK
+        return _print_json(rag, stats)
     print(f"index   {stats['path']}  ({stats['chosen_by']})\nvideos  {stats['videos']} ({stats['hours']} h)\n"
           f"units   {stats['units']} segments and chunks\nframes  {stats['frames']}\n"
           f"captions {stats.get('captions', 0)}\n"
@@ -101,8 +106,7 @@ def cmd_search(rag, args) -> int:
     hits = rag.search(args.query, moments=args.moments, timings=timings)
     _judge_report(rag, loaded, timings)
     if args.json:
-        print_json(search_json(args.query, hits))
-        return EXIT_OK
+        return _print_json(rag, search_json(args.query, hits))
     for rank, hit in enumerate(hits, 1):
         weak = "  (weak match: may not be about your query)" if hit.weak else ""
         print(f"{rank}. {hit.path}  [{span(hit.start, hit.end)}]  score {hit.score:.3f}{weak}\n"
@@ -116,8 +120,7 @@ def cmd_ask(rag, args) -> int:
     answer = rag.ask(args.question, judge=judged, timings=timings)
     _judge_report(rag, loaded, timings)
     if args.json:
-        print_json(answer.to_dict())
-        return EXIT_OK
+        return _print_json(rag, answer.to_dict())
     print_answer(answer)
     return EXIT_OK
 
