@@ -94,6 +94,22 @@ def test_partial_ingest_exit_status(tmp_path, short_video):
     assert "1 added" in result.stderr and "1 failed" in result.stderr
 
 
+def test_indexing_only_missing_paths_is_an_error_that_writes_nothing(tmp_path, capsys):
+    from tests.reliability.media import tiny_videos
+
+    new = tmp_path / "new-index"
+    assert main(["index", str(tmp_path / "does-not-exist"), "--index", str(new)]) == EXIT_ERROR
+    err = capsys.readouterr().err
+    assert "error: nothing to index" in err and "does-not-exist: no such file or folder" in err
+    assert not new.exists()   # no empty index left behind
+    tiny_videos(tmp_path / "v", 1)
+    existing = tmp_path / "existing"
+    assert main(["index", str(tmp_path / "v"), "--index", str(existing), "--embed-backend", "hashing"]) == 0
+    before = {path: path.stat().st_mtime_ns for path in existing.rglob("*")}
+    assert main(["index", str(tmp_path / "nope"), "--index", str(existing), "--embed-backend", "hashing"]) == EXIT_ERROR
+    assert {path: path.stat().st_mtime_ns for path in existing.rglob("*")} == before   # untouched
+
+
 @pytest.mark.parametrize("value, said", [("0", "got 0"), ("abc", "got 'abc'")])
 def test_a_bad_count_is_one_line_in_words(value, said, capsys):
     with pytest.raises(SystemExit) as stop:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from .config import Config
 from .embed import create_embedder
+from .errors import MediaError
 from .index.location import locate
 from .index.meta import open_meta
 from .names import path_text
@@ -135,9 +136,14 @@ class Library:
             stages=None) -> IngestReport:
         """Index files and folders; `progress(done, total, current, result)` and `stages(current,
         stage, seconds_left)` follow the run (`Ingestor.run`); with `roots`, files and subtitles
-        that resolve outside them (symlinks) are refused. The snapshot is renewed after."""
+        that resolve outside them (symlinks) are refused. The snapshot is renewed after. Raises
+        MediaError, writing nothing (no index made), when none of `paths` exists."""
+        from .ingest.discover import none_exist
         from .retrieve import snapshot
 
+        if none_exist(paths):
+            raise MediaError(f"nothing to index: {', '.join(path_text(p) for p in paths)}: no such file or folder",
+                             "check the paths; no index was made or changed")
         index = self._created()
         embedder = self.embedder
         with index.writer():

@@ -38,6 +38,17 @@ def find_videos(paths: list[str | Path], extensions: tuple[str, ...]) -> Found:
     return found
 
 
+def none_exist(paths: list[str | Path]) -> bool:
+    """Whether not one of `paths` exists (so there is nothing to index); False for no paths."""
+    def exists(raw) -> bool:
+        try:
+            return Path(raw).expanduser().exists()
+        except (OSError, RuntimeError, ValueError):   # unreadable, ~nosuchuser, a NUL byte: find_videos says
+            return True
+
+    return bool(paths) and not any(exists(p) for p in paths)
+
+
 def _walk(folder: Path, found: Found):
     def unreadable(exc: OSError) -> None:
         found.problems.append((Path(exc.filename or folder), f"folder cannot be read ({exc.strerror})"))
