@@ -180,6 +180,11 @@ def test_hits_below_the_relevance_floor_are_marked_weak(demo_rag, capsys):
     assert main(["search", "how do I patch a tube", "--index", str(demo_rag.index_dir), "--json"]) == 0
     results = json.loads(capsys.readouterr().out)["results"]
     assert not results[0]["weak"] and "bike" in results[0]["path"] and any(h["weak"] for h in results[1:])
+    weak = [h["weak"] for h in results]
+    assert weak == sorted(weak), results   # best score first: no unmarked hit scored under a marked one
+    assert main(["search", "how do I patch a tube", "--index", str(demo_rag.index_dir), "--moments", "--json"]) == 0
+    weak = [h["weak"] for h in json.loads(capsys.readouterr().out)["results"]]
+    assert weak == sorted(weak)
     assert main(["search", "how do I patch a tube", "--index", str(demo_rag.index_dir), "--weak-below", "-1"]) == 0
     out = capsys.readouterr().out
     assert out.count("weak match") == sum(h["weak"] for h in results)   # the gap to the best still marks

@@ -73,3 +73,15 @@ def test_a_videos_best_item_is_corrected_for_its_number_of_items():
     assert np.allclose(level.per_video_max(scores, 2), [0.9, 0.8])
     corrected = level.per_video_max(scores, 2, spread=0.1)
     assert corrected[1] == np.float32(0.8) and corrected[0] < 0.8   # the long video's best of 100 counts less
+
+
+def test_weak_marks_follow_the_score_shown():
+    from videorag.retrieve.searcher import weak_marks
+
+    config, nan = SearchConfig(), float("nan")   # weak below 0.3, or 0.2 under the best relevance
+    scores = [0.31, 0.045, 0.014, -0.032]        # the demo's "how do I patch a tube", best first
+    assert weak_marks([0.62, 0.25, 0.28, 0.45], scores, config) == [False, True, True, True]  # not F T T F
+    assert weak_marks([0.62, 0.55, 0.5, 0.45], scores, config) == [False] * 4
+    assert weak_marks([0.62, nan, 0.25, 0.5], scores, config) == [False, False, True, True]
+    assert weak_marks([nan, nan], scores[:2], config) == [False, False]
+    assert weak_marks([0.5, 0.1], [0.2, 0.2], config) == [True, True]   # a tie reads as one number

@@ -39,6 +39,19 @@ def top(scores: np.ndarray, k: int) -> np.ndarray:
     return best[np.argsort(-scores[best], kind="stable")]
 
 
+def weak_marks(relevance: list[float], scores: list[float], config: SearchConfig) -> list[bool]:
+    """Which hits are weak: those whose relevance (`Searcher.relevance`) falls below the floor or
+    far below the best hit's (`weak_below`, `weak_gap`), and every hit scored no higher than one
+    of those, so the marks follow the score a reader sees (NaN relevance, nothing to judge by:
+    weak only below a weak hit)."""
+    found = np.array(relevance, np.float64)
+    if not len(found) or np.isnan(found).all():
+        return [False] * len(found)
+    floor = max(config.weak_below, float(np.nanmax(found)) - config.weak_gap)
+    line = max((s for s, r in zip(scores, found) if r < floor), default=None)
+    return [line is not None and bool(s <= line) for s in scores]
+
+
 class QueryContext:
     """One query against one corpus: embeddings and per-level scores computed once, on demand."""
 
@@ -174,12 +187,8 @@ class Searcher:
                    float(moment.end), score, moment.text, bool(weak))
 
     def _weak(self, qc: QueryContext, found: list[tuple[Candidate, float]], config: SearchConfig) -> list[bool]:
-        """Which hits fall below the relevance floor, or far below the best hit (`weak_below`, `weak_gap`)."""
-        relevance = np.array([self.relevance(qc, m) for m, _ in found], np.float64)
-        if not len(relevance) or np.isnan(relevance).all():
-            return [False] * len(found)
-        floor = max(config.weak_below, float(np.nanmax(relevance)) - config.weak_gap)
-        return [bool(r < floor) for r in relevance]   # NaN (no segment to judge by): not weak
+        relevance = [self.relevance(qc, m) for m, _ in found]
+        return weak_marks(relevance, [score for _, score in found], config)
 
     def relevance(self, qc: QueryContext, moment: Candidate) -> float:
         """The best cosine similarity to the query of the segments the moment overlaps (NaN when
