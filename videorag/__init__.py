@@ -39,7 +39,7 @@ def search(query: str, index_dir: str | Path, top_k: int = 5, config: Config | N
     return VideoRAG(index_dir, config).search(query, top_k, method=method, moments=moments)
 
 
-def ask(question: str, index_dir: str | Path, generator: str = "extractive",
+def ask(question: str, index_dir: str | Path, generator: str = "auto",
         config: Config | None = None) -> Answer:
     """Answer `question` from the indexed videos, with (video, start, end) citations."""
     config = config or Config()

@@ -270,16 +270,22 @@ class VerifyConfig:
     threshold: float = 0.3            # P(supported) under which a claim is unsupported (tuned on DEV)
     unsupported: str = "mark"         # UNSUPPORTED: "mark": kept and flagged; "drop": removed from the answer
     uncovered: float = 0.5            # a chat generator abstains when P(the moments hold no answer) >= this
+    answerability: bool = True        # decide first whether the moments answer (`videorag.answerability`)
+    abstain_below: float | None = None  # P(answerable) under which `ask` abstains; None: the fitted threshold
+    weights: str | None = None        # answerability weights (JSON); None: the package's own
 
     def __post_init__(self) -> None:
         _shares(self, "verify.", "threshold", "uncovered")
+        if self.abstain_below is not None:
+            _shares(self, "verify.", "abstain_below")
         if self.unsupported not in UNSUPPORTED:
             raise ConfigError(f"`verify.unsupported` must be one of {', '.join(UNSUPPORTED)}, got {self.unsupported!r}")
 
 
 @dataclass
 class GenerateConfig:
-    backend: str = "extractive"
+    backend: str = "auto"             # a generator by name; "auto": llamacpp on the judge's model when it is
+                                      # installed (it measures best on real speech), else extractive
     model: str | None = None          # backend-specific: server model name or GGUF path
     base_url: str | None = None       # openai: default $OPENAI_BASE_URL or http://localhost:8000/v1
     videos: int = 1                   # retrieved videos given to the generator (paper: 1)

@@ -189,8 +189,8 @@ JUDGE = (
            also={"search.judge.reranker.generator": "openai"}),
 )
 GENERATE = (
-    option("--generator", "generate.backend", "answer generator: extractive | openai | llamacpp "
-           "(default {default})", ANSWERING + ("demo",)),
+    option("--generator", "generate.backend", "answer generator: auto | extractive | openai | llamacpp "
+           "(default {default}: llamacpp with the judge's model when installed, else extractive)", ANSWERING + ("demo",)),
     option("--model", "generate.model", "generator model (server model name or GGUF path)", ANSWERING),
     option("--base-url", "generate.base_url", "openai: server URL (default $OPENAI_BASE_URL)", SERVER_URL),
     option("--max-tokens", "generate.max_tokens", "answer length cap, in tokens (default {default})",
@@ -200,6 +200,10 @@ GENERATE = (
     option("--frames", "generate.frames_per_video", "frames per video (default {default})", ("ask",), type=int),
     option("--verify", "generate.verify.enabled", "check each claim against the moments it cites (default on "
            "when the judge is installed)", ("ask",), action=argparse.BooleanOptionalAction),
+    option("--answerability", "generate.verify.answerability", "decide first whether the moments answer the "
+           "question, and abstain when they do not (default on)", ("ask",), action=argparse.BooleanOptionalAction),
+    option("--abstain-below", "generate.verify.abstain_below", "P(answerable) under which the answer abstains "
+           "(default: the fitted threshold)", ("ask",), type=float),
     option("--unsupported", "generate.verify.unsupported", "what to do with a claim its moments do not "
            "support (default {default})", ("ask",), choices=UNSUPPORTED),
 )

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from .config import Config
 from .errors import IndexError_
-from .generate import BACKENDS, Evidence, create_generator
+from .generate import BACKENDS, Evidence, create_generator, resolve_backend
 from .index.frames import IndexFrames
 from .index.meta import check_visual, open_meta
 from .library import Library, locked
-from .methods.evidence import EvidenceRequest, FramePicker, excerpt_evidence, gather
+from .methods.evidence import EvidenceRequest, FramePicker, excerpt, excerpt_evidence, gather, segments_of
 from .retrieve.base import Query
 from .retrieve.live import LiveSearcher
 from .types import Answer, Hit
@@ -42,7 +43,7 @@ class VideoRAG:
         self.location = self.library.location
         self.index_dir = self.location.local    # this machine's folder for what derives from it
         self._embedder_given = embedder is not None
-        self._query_embedder, self._generator = None, generator
+        self._query_embedder, self._generator, self._answerability = None, generator, None
         self._lock = threading.RLock()
         self.frames = IndexFrames(lambda: self.index)   # frame images, read from the index when asked for
         self.live = LiveSearcher(self.location, lambda: self.query_embedder, self.library.renew_snapshot,
@@ -55,9 +56,9 @@ class VideoRAG:
 
     @config.setter
     def config(self, config: Config) -> None:
-        """New settings for what follows: the generator is made anew from them on next use (the
-        embedders and the index stay as they are)."""
-        self.library.config, self._generator = config, None
+        """New settings for what follows: the generator and the answerability stage are made anew
+        from them on next use (the embedders and the index stay as they are)."""
+        self.library.config, self._generator, self._answerability = config, None, None
 
     # -- the library's parts -------------------------------------------------------------------
     index = property(lambda self: self.library.index, doc="The index (LanceDB): `Library.index`.")
@@ -162,25 +163,72 @@ class VideoRAG:
     # -- answers -------------------------------------------------------------------------------
     def ask(self, question: str, *, method: str | None = None, judge: bool | None = None,
             timings: dict | None = None) -> Answer:
-        """Answer from the method's evidence, citing its moments. `judge`: the moments chosen by
-        the judge (default: whenever its model is installed); `timings` as in `search`."""
-        judged = self.judged(judge, default=True)
-        evidence = self.evidence(question, method=method, judge=judged, timings=timings)
-        return self._checked(self.generator.generate(question, evidence), evidence, judged)
+        """Answer from the method's evidence, citing its moments, or abstain when the moments do
+        not answer the question (`videorag.answerability`). `judge`: the moments chosen by the
+        judge (default: whenever its model is installed); `timings` as in `search`."""
+        asked = self.prepare(question, method, judge, timings)
+        if asked.refused:
+            return self._refusal(question, asked)
+        return self._checked(self.generator.generate(question, asked.evidence), asked)
 
     def ask_stream(self, question: str, *, method: str | None = None,
                    judge: bool | None = None) -> Iterator[str | Answer]:
         """`ask`, token by token: text pieces as the generator writes them, then the Answer.
         A generator without streaming gives its whole answer as one piece."""
-        judged = self.judged(judge, default=True)
-        evidence, generator = self.evidence(question, method=method, judge=judged), self.generator
-        if hasattr(generator, "stream"):
-            for piece in generator.stream(question, evidence):
-                yield piece if isinstance(piece, str) else self._checked(piece, evidence, judged)
+        asked, generator = self.prepare(question, method, judge), self.generator
+        if asked.refused:
+            answer = self._refusal(question, asked)
+            yield answer.answer
+            yield answer
             return
-        answer = generator.generate(question, evidence)
+        if hasattr(generator, "stream"):
+            for piece in generator.stream(question, asked.evidence):
+                yield piece if isinstance(piece, str) else self._checked(piece, asked)
+            return
+        answer = generator.generate(question, asked.evidence)
         yield answer.answer
-        yield self._checked(answer, evidence, judged)
+        yield self._checked(answer, asked)
+
+    @property
+    def answerability(self):
+        """The answerability stage (`videorag.answerability`), None when switched off."""
+        cfg = self.config.generate.verify
+        if not cfg.answerability:
+            return None
+        if self._answerability is None:
+            from .answerability import Answerability
+
+            self._answerability = Answerability(cfg.weights, cfg.abstain_below)
+        return self._answerability
+
+    def prepare(self, question: str, method: str | None = None, judge: bool | None = None,
+                timings: dict | None = None) -> Asked:
+        """What `ask` does before generating: the question's evidence and the answerability
+        verdict (`Asked.verdict`, with its signals). An off-topic question is refused from plain
+        retrieval alone, before the judge or the generator runs (no evidence is gathered)."""
+        judged = self.judged(judge, default=True)
+        chosen = self.method(method, judged)
+        request = self._request(_asked(question), chosen, timings)
+        stage, verdict = self.answerability, None
+        if stage is not None:
+            verdict = stage.screen(*self._top_moment(request, method))
+            if verdict.stage == "off-topic":
+                return Asked([], judged, verdict)
+        evidence = gather(chosen, request)
+        if stage is not None:
+            verdict = stage.decide(verdict, request.context)
+        return Asked(evidence, judged, verdict)
+
+    def _top_moment(self, request: EvidenceRequest, method: str | None):
+        """(query context, plain retrieval's top hit or None, its excerpt's text) for the screen."""
+        cfg = self.config
+        hits = request.searcher.search(request.question, self.method(method), cfg.search, 1, False, None,
+                                       request.context)
+        if not hits:
+            return request.context, None, ""
+        corpus = request.searcher.corpus
+        lines = excerpt(segments_of(corpus, corpus.row[hits[0].video_id]), hits[0].start, cfg.generate.context_words)
+        return request.context, hits[0], " ".join(s.text for s in lines)
 
     def evidence(self, question: str, *, method: str | None = None, judge: bool = False,
                  timings: dict | None = None) -> list[Evidence]:
@@ -200,7 +248,7 @@ class VideoRAG:
     def _frames(self, searcher) -> FramePicker | None:
         """The frame picker when the generator reads images and frames are asked for."""
         cfg = self.config.generate
-        if not cfg.frames_per_video or "reads-images" not in BACKENDS.traits(cfg.backend):
+        if not cfg.frames_per_video or "reads-images" not in BACKENDS.traits(resolve_backend(cfg.backend)):
             return None
         return self._picker(searcher)
 
@@ -213,16 +261,43 @@ class VideoRAG:
         """Frames a generator that reads images gets for `video_id` (see `FramePicker`)."""
         return self._picker(self.searcher()).pick(video_id, question)
 
-    def _checked(self, answer: Answer, evidence: list[Evidence], judged: bool) -> Answer:
+    def _checked(self, answer: Answer, asked: Asked) -> Answer:
         """The answer split into claims and verified against its citations (`videorag.verify`),
-        saying which judge chose its moments (None: none did)."""
+        saying which judge chose its moments (None: none did) and how answerable it was found."""
         from .verify import verify
 
-        answer.judge = self.judge.label if judged else None
+        answer.judge = self.judge.label if asked.judged else None
+        answer.answerable = asked.probability
         cfg = self.config.generate.verify
         verifying = cfg.enabled if cfg.enabled is not None else self.judged(None, default=True)
         checks = verifying and hasattr(self.judge, "probabilities")   # a yes/no judge (not a bi-encoder)
-        return verify(answer, evidence, self.judge if checks else None, cfg)
+        return verify(answer, asked.evidence, self.judge if checks else None, cfg, self.query_embedder)
+
+    def _refusal(self, question: str, asked: Asked) -> Answer:
+        """The abstention the answerability stage decided (no generator ran)."""
+        from .verify import abstain
+
+        answer = Answer(question, "", [], self.generator.name, answerable=asked.probability)
+        answer.judge = self.judge.label if asked.judged and asked.verdict.stage == "judged" else None
+        return abstain(answer)
+
+
+@dataclass
+class Asked:
+    """A question made ready to answer: its evidence, whether the judge chose it, and the
+    answerability verdict (None: the stage is off)."""
+
+    evidence: list[Evidence]
+    judged: bool
+    verdict: object = None   # videorag.answerability.Verdict
+
+    @property
+    def refused(self) -> bool:
+        return self.verdict is not None and not self.verdict.answerable
+
+    @property
+    def probability(self) -> float | None:
+        return None if self.verdict is None else round(self.verdict.probability, 3)
 
 
 def _asked(text: str) -> str:

@@ -48,7 +48,8 @@ class SearchResult(BaseModel):
 
 class Claim(BaseModel):
     text: str = Field(description="one sentence of the answer")
-    citations: list[int] = Field(description="the moments it cites: positions in `citations` (0-based)")
+    citations: list[int] = Field(description="the moments it cites, numbered from 1 as the answer's [n] "
+                                             "markers are: [1] is the first of `citations`")
     support: float | None = Field(description="how well its cited moments support it, 0-1; null: not verified")
     supported: bool | None = Field(description="false: its cited moments do not say this; null: not verified")
 
@@ -62,6 +63,8 @@ class Answer(BaseModel):
     claims: list[Claim] = Field(description="the answer's sentences, each with the moments it cites and its "
                                             "support; empty when the answer abstained")
     abstained: bool = Field(description="true: the videos do not cover the question, no answer is given")
+    answerable: float | None = Field(None, description="P(the retrieved moments answer the question), from the "
+                                                      "answerability stage; null: the stage is off")
 
 
 # -- the collection ------------------------------------------------------------------------

@@ -89,7 +89,8 @@ def search_json(query: str, hits: list[Hit]) -> dict:
 
 @dataclass
 class Claim:
-    """One sentence of an answer, the citations it rests on (positions in `Answer.citations`)
+    """One sentence of an answer, the citations it rests on (positions in `Answer.citations`; its
+    JSON numbers them from 1, as the answer's `[n]` markers do)
     and how well the judge finds them to support it (0–1; None: not verified)."""
 
     text: str
@@ -99,7 +100,7 @@ class Claim:
 
     def to_dict(self) -> dict:
         """`schemas.Claim`."""
-        return {"text": self.text, "citations": list(self.citations),
+        return {"text": self.text, "citations": [i + 1 for i in self.citations],
                 "support": None if self.support is None else round(float(self.support), 3),
                 "supported": self.supported}
 
@@ -113,12 +114,14 @@ class Answer:
     judge: str | None = None   # the judge that chose the cited moments ("backend:model"), None: retrieval alone
     claims: list[Claim] = field(default_factory=list)
     abstained: bool = False    # the videos do not cover the question: no answer was given
+    answerable: float | None = None   # P(the moments answer the question) (`videorag.answerability`)
 
     def to_dict(self) -> dict:
         """`schemas.Answer`."""
         return {"question": self.question, "answer": self.answer,
                 "citations": [c.to_dict() for c in self.citations], "generator": self.generator,
-                "judge": self.judge, "claims": [c.to_dict() for c in self.claims], "abstained": self.abstained}
+                "judge": self.judge, "claims": [c.to_dict() for c in self.claims], "abstained": self.abstained,
+                "answerable": self.answerable}
 
 
 @dataclass

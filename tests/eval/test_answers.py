@@ -122,22 +122,22 @@ ITEMS = [
     item("G", "faucet", None, None, kind="short"),
 ]
 ANSWERS = [
-    # right fact; claims point at 3 citations: on the window, before it, in another video
+    # right fact; claims point at 3 citations (numbered from 1, as the JSON numbers them): on the window, before it, in another video
     reply("A", "leave it clamped for at least twelve hours",
           [cite("chair", 105, 110), cite("chair", 0, 12), cite("hinge", 100, 110)],
-          [{"text": "12 hours", "citations": [0], "support": 0.9},
-           {"text": "clamp", "citations": [1, 2], "support": 0.2},
+          [{"text": "12 hours", "citations": [1], "support": 0.9},
+           {"text": "clamp", "citations": [2, 3], "support": 0.2},
            {"text": "glue", "citations": [], "support": None}]),
     # wrong fact; only citation 0 is claimed (citation 1 just touches the window's end: not counted)
     reply("B", "Use petroleum jelly.", [cite("faucet", 15, 18), cite("faucet", 20, 25)],
-          [{"text": "jelly", "citations": [0], "support": 0.8}, {"text": "x", "citations": [], "support": 0.6}]),
+          [{"text": "jelly", "citations": [1], "support": 0.8}, {"text": "x", "citations": [], "support": 0.6}]),
     # answerable, abstained (though it names the fact)
     reply("C", "two coins stacked under the spine", [cite("knife", 6, 8)],
-          [{"text": "coins", "citations": [0], "support": 0.1}], abstained=True),
+          [{"text": "coins", "citations": [1], "support": 0.1}], abstained=True),
     # unanswerable, abstained
     reply("D", "The videos do not say.", abstained=True),
     # unanswerable, confidently wrong
-    reply("E", "Use BrandX.", [cite("chair", 100, 110)], [{"text": "brand", "citations": [0], "support": 0.4}]),
+    reply("E", "Use BrandX.", [cite("chair", 100, 110)], [{"text": "brand", "citations": [1], "support": 0.4}]),
     # no claims key: every citation checked, one on the window, one touching its end (no overlap)
     reply("F", "About 60 ml for a mountain bike.", [cite("sealant", 30, 40), cite("sealant", 50, 55)]),
     # unanswerable, answered with nothing but not abstained

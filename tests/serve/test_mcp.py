@@ -245,7 +245,7 @@ def test_ask_returns_its_claims_unverified_without_a_judge(corpus):
         result = answer.structured_content
         assert result["abstained"] is False and result["claims"], result
         for claim in result["claims"]:
-            assert claim["text"] in result["answer"] and claim["citations"] == list(range(len(result["citations"])))
+            assert claim["text"] in result["answer"] and claim["citations"] == list(range(1, len(result["citations"]) + 1))
             assert claim["support"] is None and claim["supported"] is None
         assert answer.content[0].text.startswith(f"{result['answer']}\n\nSources:\n[1] ")
         assert "nsupported" not in answer.content[0].text and "Abstained" not in answer.content[0].text

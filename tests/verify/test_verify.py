@@ -19,19 +19,30 @@ def test_claims_carry_their_citation_markers_and_lean_on_the_sentence_before():
 
 
 class SupportJudge:
-    """P(supported) 0.9 when every word of the claim is in the passage, else 0.1."""
+    """Two questions, as the verifier asks them. "Does the passage answer the question?": 0.9 when
+    the passage says a word of the question (beyond "how", "do", "i", "a", "the"), else 0.1. "Is the
+    claim supported by the passage?": 0.9 when every word of the claim is in the passage, else 0.1."""
+
+    SMALL = {"how", "do", "i", "a", "the", "what", "is", "of", "in"}
 
     def __init__(self):
         self.asked = []
 
     def probabilities(self, asks):
         self.asked += [text for text, _ in asks]
-        out = []
-        for text, _ in asks:
-            passage, claim = text.split("\nPassage: ", 1)[1].split("\nClaim: ")
-            words = {w.strip(".,").lower() for w in claim.split()}
-            out.append(0.9 if words <= {w.strip(".,[]:").lower() for w in passage.split()} else 0.1)
-        return np.array(out)
+        return np.array([self._says(text) if "\nClaim: " in text else self._answers(text) for text, _ in asks])
+
+    def _answers(self, text):
+        question, passage = text.split("\nQuestion: ", 1)[1].split("\nPassage: ")
+        return 0.9 if _words(question) - self.SMALL & _words(passage) else 0.1
+
+    def _says(self, text):
+        passage, claim = text.split("\nPassage: ", 1)[1].split("\nClaim: ")
+        return 0.9 if _words(claim) <= _words(passage) else 0.1
+
+
+def _words(text):
+    return {w.strip(".,[]:?").lower() for w in text.split()}
 
 
 def evidence():
@@ -40,17 +51,28 @@ def evidence():
     return [Evidence(hit, lines, screen="Glue: wait until dull")]
 
 
-def answer(text):
-    return Answer("how do I patch a tube", text, [evidence()[0].citation], "test")
+def answer(text, question="how do I patch the hole in a tube"):
+    return Answer(question, text, [evidence()[0].citation], "test")
 
 
-def test_each_claim_gets_its_support_and_an_unsupported_one_is_marked():
+def test_each_claim_points_at_its_sentence_gets_its_support_and_an_unsupported_one_is_marked():
     judge = SupportJudge()
     out = verify(answer("Sand the area around the hole [1]. Wait ten minutes [1]."), evidence(), judge, VerifyConfig())
     assert not out.abstained and [c.support for c in out.claims] == [0.9, 0.1]
     assert [c.supported for c in out.claims] == [True, False]
-    assert "[1]" in out.answer and "ten minutes" in out.answer   # marked, not removed
-    assert "on screen: Glue: wait until dull" in judge.asked[0]   # the verifier reads the screen too
+    assert [(c.start, c.end) for c in out.citations] == [(10.0, 14.0), (14.0, 20.0)]   # the sentences, not the excerpt
+    assert [c.citations for c in out.claims] == [[0], [1]]
+    assert out.answer == "Sand the area around the hole [1]. Wait ten minutes [2]."   # marked, not removed
+    assert any("on screen: Glue: wait until dull" in text for text in judge.asked)   # the verifier reads the screen too
+
+
+def test_a_quote_is_supported_only_when_it_answers_the_question():
+    quoted = verify(answer("Sand the area around the hole [1].", "what is the capital of France"), evidence(),
+                    SupportJudge(), VerifyConfig())
+    assert quoted.abstained   # its own words, but they do not answer the question
+    judge = SupportJudge()
+    kept = verify(answer("Sand the area around the hole [1]."), evidence(), judge, VerifyConfig())
+    assert kept.claims[0].support == 0.9 and not any("\nClaim: " in text for text in judge.asked)
 
 
 def test_unsupported_claims_can_be_dropped():
@@ -74,5 +96,5 @@ def test_the_generator_saying_not_covered_abstains_even_without_a_judge():
 
 def test_answer_json_carries_claims_and_abstention():
     out = verify(answer("Sand the area around the hole [1]."), evidence(), SupportJudge(), VerifyConfig()).to_dict()
-    assert out["claims"] == [{"text": "Sand the area around the hole.", "citations": [0], "support": 0.9, "supported": True}]
-    assert out["abstained"] is False and out["citations"][0] == Citation("v1", "/videos/tire.mp4", 10.0, 20.0).to_dict()
+    assert out["claims"] == [{"text": "Sand the area around the hole.", "citations": [1], "support": 0.9, "supported": True}]
+    assert out["abstained"] is False and out["citations"][0] == Citation("v1", "/videos/tire.mp4", 10.0, 14.0).to_dict()

@@ -187,8 +187,8 @@ def _checked_citations(answer: dict) -> list[dict]:
     citations, claims = answer.get("citations") or [], answer.get("claims") or []
     if not claims:
         return list(citations)
-    used = sorted({i for claim in claims for i in claim.get("citations") or [] if 0 <= i < len(citations)})
-    return [citations[i] for i in used]
+    used = sorted({n for claim in claims for n in claim.get("citations") or [] if 0 < n <= len(citations)})
+    return [citations[n - 1] for n in used]
 
 
 def _on_window(citation: dict, item: dict) -> bool:

@@ -1,6 +1,7 @@
 """Answer generation. Contract: `Generator.generate(question, evidence) -> Answer`, plus `name`.
 
-Backends by name: `extractive` (no model: best-matching transcript sentences), `openai` (any
+Backends by name (`auto`, the default: llamacpp when the judge's model is installed, else
+extractive): `extractive` (no model: the whole sentences that answer, as the judge found them), `openai` (any
 OpenAI-compatible chat server; frames as images + transcripts, the paper's order),
 `llamacpp` (a local GGUF model, llama.cpp in-process, text only; default Gemma 3 270M).
 """
@@ -32,6 +33,8 @@ class Evidence:
     frames: list[Frame] = field(default_factory=list)
     view: str | None = None
     screen: str = ""   # what the screen shows during the excerpt (OCR captions), when the index has them
+    steps: list = field(default_factory=list)   # the judged steps inside it (retrieve.base.Candidate,
+                                                # their own span and sentence, score P(yes)), best first
 
     @property
     def shows_frames(self) -> bool:
@@ -61,4 +64,15 @@ class Generator(Protocol):
 
 
 def create_generator(config: GenerateConfig, embedder=None) -> Generator:
-    return BACKENDS.create(config.backend, config=config, embedder=embedder)
+    """The generator `config.backend` names (`auto`: see `resolve_backend`)."""
+    return BACKENDS.create(resolve_backend(config.backend), config=config, embedder=embedder)
+
+
+def resolve_backend(name: str) -> str:
+    """`auto` is the llamacpp generator on the judge's model (Qwen2.5-Coder-1.5B) when it is
+    installed — the generator that measures best on real speech — else the extractive one."""
+    if name != "auto":
+        return name
+    from ..rerank.llm import available
+
+    return "llamacpp" if available() else "extractive"

@@ -5,8 +5,8 @@ the same code. The server is thread-safe (requests queue) and keeps the prompt o
 request: a request sharing a prefix with it evaluates only what follows (the judge's question,
 asked of one candidate after another).
 
-One server per model file and context size per process (`local_model`): the judge and the
-generator share it when they use the same model.
+One server per model file per process (`local_model`, with the context size of `CONTEXT`): the
+judge and the generator share it, one copy in memory, when they use the same model.
 """
 from __future__ import annotations
 
@@ -99,7 +99,10 @@ def _checked(reply, path: str) -> dict:
     raise exc
 
 
+CONTEXT = 4096   # tokens: the generator's prompt and answer; the judge's fit with room to spare
+
+
 @lru_cache(maxsize=4)
-def local_model(path: str, n_ctx: int = 4096) -> LocalModel:
-    """The process's one `LocalModel` for a file and context size (loaded on first request)."""
-    return LocalModel(path, n_ctx)
+def local_model(path: str) -> LocalModel:
+    """The process's one `LocalModel` for a file (loaded on first request)."""
+    return LocalModel(path, CONTEXT)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..config import GenerateConfig
 from ..models import GEMMA3_270M, QWEN_CODER_1_5B, resolve
 from ..types import Answer, span
-from .gguf import local_model
+from .gguf import CONTEXT, local_model
 from ..verify.claims import NOT_COVERED
 from .prompt import completion_prompt
 
@@ -30,9 +30,9 @@ COVERED = "\n\nDo these moments contain the answer to the question? Reply only y
 class LlamaCppGenerator:
     name = "llamacpp"
 
-    def __init__(self, config: GenerateConfig | None = None, embedder=None, n_ctx: int = 4096):
+    def __init__(self, config: GenerateConfig | None = None, embedder=None):
         self.config = config or GenerateConfig(backend="llamacpp")
-        self.n_ctx = n_ctx
+        self.n_ctx = CONTEXT
         self._llm = None
         self.model_path: str | None = None
         self.model_name: str | None = None
@@ -49,7 +49,7 @@ class LlamaCppGenerator:
 
             default = QWEN_CODER_1_5B if available() else GEMMA3_270M   # the judge's model, when installed
             self.model_path, self.model_name = resolve(self.config.model, default)
-            self._llm = local_model(self.model_path, self.n_ctx)
+            self._llm = local_model(self.model_path)
         self._llm.warm_up()
 
     def generate(self, question: str, evidence: list) -> Answer:

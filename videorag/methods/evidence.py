@@ -83,7 +83,16 @@ def excerpt_evidence(request: EvidenceRequest, hit: Hit) -> Evidence:
     video = corpus.row[hit.video_id]
     lines = excerpt(segments_of(corpus, video), hit.start, request.config.generate.context_words)
     frames = request.frames.pick(hit.video_id, request.question) if request.frames is not None else []
-    return Evidence(hit, lines, frames, screen=screen(corpus, video, lines))
+    return Evidence(hit, lines, frames, screen=screen(corpus, video, lines), steps=judged_steps(request, video, lines))
+
+
+def judged_steps(request: EvidenceRequest, video: int, lines: list[Segment]) -> list:
+    """The steps the judge read inside the excerpt, best first (P(yes) as their score)."""
+    if not lines or not request.context.judged:
+        return []
+    inside = [c for c in request.context.judged
+              if c.video == video and c.start < lines[-1].end and c.end > lines[0].start]
+    return sorted(inside, key=lambda c: -c.score)
 
 
 def segments_of(corpus: Corpus, video: int, rows=None) -> list[Segment]:

@@ -19,7 +19,8 @@
 5. A judged video's moments: its judged steps, best first, each cited with `judge.cite_context`
    sentences on either side (at most `moments.max_seconds`), then the method's moments that
    overlap none.
-Stage time lands in `qc.timings["judge"]`.
+Stage time lands in `qc.timings["judge"]`; the judged steps (their own span and sentence, scored by
+P(yes)) in `qc.judged`, for answerability and the answer's sentences.
 """
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ class Judged:
         qc.timings["judge"] = time.perf_counter() - start
         if np.isnan(p).all():
             return ranking
+        qc.judged = [_replace(s.passage, float(v), s.text) for s, v in zip(chosen, p) if not np.isnan(v)]
         p[np.isnan(p)] = np.nanmean(p)   # what the judge could not read counts as an average judgement
         final = cfg.weight * p + (1 - cfg.weight) * retrieval
         judged = {}
@@ -204,8 +206,8 @@ def _moments(found: list[Candidate], judged: list[Candidate] | None) -> list[Can
     return judged + [_replace(m, floor * m.score / (1 + m.score)) for m in rest]
 
 
-def _replace(c: Candidate, score: float) -> Candidate:
-    return Candidate(c.video, c.unit, c.start, c.end, score, c.source, c.text, c.frames)
+def _replace(c: Candidate, score: float, text: str | None = None) -> Candidate:
+    return Candidate(c.video, c.unit, c.start, c.end, score, c.source, c.text if text is None else text, c.frames)
 
 
 def judge(config):

@@ -186,7 +186,6 @@ class LocalJudge:
     """A GGUF model in-process (`videorag.generate.gguf`); requests in order (`serial`)."""
 
     serial = True
-    N_CTX = 2048
 
     def __init__(self, config: RerankConfig):
         from ..models import QWEN_CODER_1_5B
@@ -202,7 +201,7 @@ class LocalJudge:
             from ..models import QWEN_CODER_1_5B, resolve
 
             path, self.model_label = resolve(self.config.model, QWEN_CODER_1_5B)
-            self._model = local_model(path, self.N_CTX)
+            self._model = local_model(path)   # the generator's copy when it uses the same model
         self._model.warm_up()
         return self._model
 

@@ -62,6 +62,7 @@ class QueryContext:
         self.config = config
         self._cache: dict = {}
         self.timings: dict[str, float] = {}   # seconds per stage, for methods that report them
+        self.judged: list[Candidate] = []   # a judged ranking's steps, each scored by the judge's P(yes)
 
     def memo(self, key, make):
         """`make()` computed once per query and key."""

@@ -1,9 +1,13 @@
-"""Verification: every claim of an answer checked against the moments it cites.
+"""Verification: every claim of an answer points at the sentence that says it, and is checked
+against it.
 
 The answer is split into claims (`claims.split_claims`: sentences with their `[n]` citations; a
-generator may give its claims itself). The judge (the `llm` reranker that chooses moments) reads
-each cited moment — its transcript and what the screen shows — beside the claim and gives
-P(supported); a claim's support is the best over the moments it cites. A claim under
+generator may give its claims itself). Each claim's citations are narrowed to the sentence of the
+cited excerpt that says it (`pointing`), and the answer is rewritten with its markers after the
+words they support, numbered in order. The judge (the `llm` reranker that chooses moments) then
+reads each cited sentence — and what the screen shows — and gives a claim's support: P(the cited
+words answer the question) — for a claim that is not a quote of them, the lesser of that and
+P(they say what the claim says). A quote is not supported by being a quote. A claim under
 `VerifyConfig.threshold` is unsupported: marked (default) or dropped. When the generator says the
 moments do not cover the question, or no claim is supported, the answer abstains: it says the
 videos do not cover it, cites nothing, and `abstained` is true.
@@ -13,8 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..config import VerifyConfig
-from ..types import Answer, Citation, Claim
-from .claims import NOT_COVERED, says_not_covered, split_claims
+from ..rerank.llm import EVIDENCE, prompt
+from ..types import Answer, Claim
+from .claims import NOT_COVERED, marked, says_not_covered, split_claims
+from .pointing import Pointed, point
 
 __all__ = ["ABSTAINED", "NOT_COVERED", "verify", "split_claims"]
 
@@ -23,31 +29,34 @@ SUPPORT = ("Is the claim supported by the passage? The passage comes from speech
            "misheard words; the screen text is what the video shows. Reply yes or no.")
 
 
-def verify(answer: Answer, evidence: list, judge, config: VerifyConfig) -> Answer:
-    """The answer with its claims (support filled in when `judge` is given), unsupported ones
-    marked or dropped, or abstained."""
+def verify(answer: Answer, evidence: list, judge, config: VerifyConfig, embedder=None) -> Answer:
+    """The answer with its claims pointing at their sentences (support filled in when `judge` is
+    given), unsupported ones marked or dropped, or abstained."""
     claims = answer.claims or split_claims(answer.answer, len(answer.citations))
     if says_not_covered(answer.answer) or not claims or not answer.citations:   # nothing retrieved to stand on
         return abstain(answer)
+    cited = point(claims, answer.citations, evidence, embedder)
+    answer.citations = [p.citation for p in cited]
     if judge is not None:
-        _support(claims, answer.citations, evidence, judge)
+        _support(answer.question, claims, cited, _screens(cited, evidence), judge)
         for claim in claims:
             claim.supported = claim.support >= config.threshold
-        supported = [c for c in claims if c.supported]
-        if not supported:
+        if not any(c.supported for c in claims):
             return abstain(answer)
         if config.unsupported == "drop":
-            claims = supported
-            answer.answer = " ".join(_cited(c) for c in claims)
+            claims = _renumbered([c for c in claims if c.supported], answer)
     answer.claims = claims
+    answer.answer = " ".join(marked(c.text, c.citations) for c in claims)
     return answer
 
 
-def _cited(claim: Claim) -> str:
-    """The claim with its markers before its closing punctuation ("Sand it [1].")."""
-    marks = "".join(f"[{i + 1}]" for i in claim.citations)
-    body, end = (claim.text[:-1], claim.text[-1]) if claim.text[-1:] in ".!?" else (claim.text, "")
-    return f"{body} {marks}{end}"
+def _renumbered(claims: list[Claim], answer: Answer) -> list[Claim]:
+    """The kept claims citing only the citations they use, renumbered in order."""
+    used = sorted({i for c in claims for i in c.citations})
+    answer.citations = [answer.citations[i] for i in used]
+    for claim in claims:
+        claim.citations = [used.index(i) for i in claim.citations]
+    return claims
 
 
 def abstain(answer: Answer) -> Answer:
@@ -55,26 +64,41 @@ def abstain(answer: Answer) -> Answer:
     return answer
 
 
-def _support(claims: list[Claim], citations: list[Citation], evidence: list, judge) -> None:
-    passages = [passage(c, evidence) for c in citations]
-    asks = [(i, j) for i, claim in enumerate(claims) for j in claim.citations if passages[j]]
-    p = judge.probabilities([(f"{SUPPORT}\n\nPassage: {passages[j]}\nClaim: {claims[i].text}", [])
-                             for i, j in asks]) if asks else np.zeros(0)
-    for claim in claims:
-        claim.support = 0.0
-    for (i, _), value in zip(asks, p):
-        if not np.isnan(value):
-            claims[i].support = max(claims[i].support, float(value))
+def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: list[str], judge) -> None:
+    """Each claim's support: the best, over the sentences it cites, of P(they answer the question)
+    — the judge's own question, remembered from judged search — and, unless the claim quotes the
+    sentence, P(it says what the claim says)."""
+    passages = [p.text + (f" [on screen: {screen}]" if screen else "") for p, screen in zip(cited, screens)]
+    answers = {j: (prompt(question, EVIDENCE["text"].format(text=passages[j])), [])
+               for j in range(len(cited)) if cited[j].text}
+    says = {(i, j): (f"{SUPPORT}\n\nPassage: {passages[j]}\nClaim: {claims[i].text}", [])
+            for i, claim in enumerate(claims) for j in claim.citations if j in answers
+            and not _quotes(cited[j].text, claim.text)}
+    asks = list(answers.values()) + list(says.values())
+    p = judge.probabilities(asks) if asks else np.zeros(0)
+    answer_p = dict(zip(answers, p[:len(answers)]))
+    says_p = dict(zip(says, p[len(answers):]))
+    for i, claim in enumerate(claims):
+        values = [min(_value(answer_p[j]), _value(says_p.get((i, j), 1.0))) for j in claim.citations if j in answer_p]
+        claim.support = max(values, default=0.0)
 
 
-def passage(citation: Citation, evidence: list) -> str:
-    """What a cited moment says and shows: the evidence's transcript lines inside it (the whole
-    excerpt when none falls inside) and its on-screen text."""
-    for ev in evidence:
-        if ev.hit.video_id != citation.video_id:
-            continue
-        inside = [s.text for s in ev.segments if s.start < citation.end and s.end > citation.start]
-        if inside or ev.citation == citation:
-            said = " ".join(inside) or ev.transcript
-            return said + (f" [on screen: {ev.screen}]" if ev.screen else "")
-    return ""
+def _value(p: float) -> float:
+    return 0.0 if np.isnan(p) else float(p)
+
+
+def _quotes(sentence: str, claim: str) -> bool:
+    """Whether the claim is the sentence's own words (the extractive generator's claims)."""
+    def words(text: str) -> str:
+        return " ".join("".join(ch for ch in text.lower() if ch.isalnum() or ch.isspace()).split())
+    return bool(words(claim)) and words(claim) in words(sentence)
+
+
+def _screens(cited: list[Pointed], evidence: list) -> list[str]:
+    """What the screen shows during each cited sentence: its excerpt's screen text, when any."""
+    out = []
+    for p in cited:
+        ev = next((e for e in evidence if e.hit.video_id == p.citation.video_id and e.screen and e.segments
+                   and e.segments[0].start <= p.citation.start <= e.segments[-1].end), None)
+        out.append(ev.screen if ev is not None else "")
+    return out

@@ -39,3 +39,12 @@ def says_not_covered(text: str) -> bool:
 def without_markers(text: str) -> str:
     """The text without its `[n]` citation markers (what is scored against a reference answer)."""
     return re.sub(r"\s+([.,!?;:])", r"\1", _MARKS.sub("", text)).strip()
+
+
+def marked(sentence: str, cited: list[int]) -> str:
+    """The sentence with its `[n]` markers (positions 0.. shown 1-based) after its words, before its
+    closing punctuation: "Sand it [1]."."""
+    marks = "".join(f"[{i + 1}]" for i in cited)
+    text = sentence.strip()
+    body, end = (text[:-1], text[-1]) if text[-1:] in ".!?" else (text, "")
+    return f"{body} {marks}{end}" if marks else text

@@ -39,9 +39,9 @@ def collect_generation_labels(rag, items, max_items: int, subsets: int = 40,
     """Answer each item with `subsets` random frame subsets; label top-3 / bottom-3 by ROUGE-L."""
     from ..eval.metrics import rouge_l
 
-    from ..generate import BACKENDS
+    from ..generate import BACKENDS, resolve_backend
 
-    if "reads-images" not in BACKENDS.traits(rag.config.generate.backend):
+    if "reads-images" not in BACKENDS.traits(resolve_backend(rag.config.generate.backend)):
         raise ConfigError("generation labels need a generator that sees frames",
                           "use --generator openai with a vision-language model server")
     path = rag.index_dir / LABELS_FILE

@@ -1,0 +1,285 @@
+"""Answerability: its signals collected on questions no one here wrote (WikiHowQA) and on the
+moment benchmark, the model fitted, and how well it separates on data it was not fitted on.
+
+- WikiHowQA (the VideoRAG release): `--questions` questions (a seeded sample), the transcripts of
+  their relevant videos as the collection (segments of `SEGMENT_WORDS` words; times are word
+  offsets). Each question twice: against the collection (answerable) and against it without the
+  question's relevant videos (unanswerable — a near miss: the other videos share its topics).
+  Questions whose qid hashes even fit the model; the others are held out.
+- The moment benchmark: its answerable questions, the near misses (`answers/unanswerable.json`)
+  and off-topic questions (`answers/offtopic.json`), each through `VideoRAG.prepare` as `ask`
+  runs it (judged search with the judge installed). DEV fits, TEST is held out.
+
+Each source weighs the same in the fit, and within a source both classes do. The signals are saved
+as data (`answerability/signals.json.gz`, the calibration data), the weights in
+`videorag/answerability/weights.json`:
+
+    python -m benchmarks answerability [--questions 100]   # collect the signals, then fit
+    python -m benchmarks answerability --refit              # fit from the saved signals (seconds)
+
+Reported per held-out set: AUROC (answerable against not), the risk–coverage curve (the share of
+unanswerable questions among those answered, answering the most confident first) and, at the
+fitted thresholds, the abstention rates; beside them 5-fold cross-validated AUROC on the fit data.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import sys
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from videorag.answerability import Answerability, Weights
+from videorag.answerability.model import Logistic
+from videorag.answerability.signals import CHEAP, JUDGED, cheap_signals, judged_signal
+from videorag.retrieve.base import Query, Ranking
+
+HERE = Path(__file__).resolve().parent
+SIGNALS = HERE / "answerability" / "signals.json.gz"
+SEGMENT_WORDS = 40         # WikiHowQA transcripts cut into segments of this many words (an ASR segment's size)
+OFFTOPIC_QUANTILE = 0.02   # the off-topic threshold: this share of the fit's answerable questions fall under it
+FIT = {"fit", "dev"}
+
+
+def options(parser) -> None:
+    parser.add_argument("--questions", type=int, default=100, help="WikiHowQA questions sampled (default 100)")
+    parser.add_argument("--refit", action="store_true", help="fit from the saved signals only")
+    parser.add_argument("--only", choices=("wikihow", "moments"), help="collect one source (the other's saved rows kept)")
+
+
+def main(run) -> dict:
+    rows = json.loads(gzip.open(SIGNALS, "rt").read()) if SIGNALS.exists() else []
+    if not run.args.refit:
+        fresh = []
+        if run.args.only in (None, "wikihow"):
+            fresh += wikihow_rows(run, run.args.questions)
+        if run.args.only in (None, "moments"):
+            fresh += moment_rows(run)
+        sources = {r["source"] for r in fresh}
+        rows = [r for r in rows if r["source"] not in sources] + fresh
+        SIGNALS.parent.mkdir(exist_ok=True)
+        with gzip.open(SIGNALS, "wt") as f:
+            json.dump(rows, f)
+    weights, report = fit(rows)
+    weights.fitted_on = {"rows": len(rows), "command": run.command, "report": report["summary"]}
+    weights.save()
+    print(json.dumps(report["summary"], indent=1))
+    return report
+
+
+# -- collecting ---------------------------------------------------------------------------------
+class Without:
+    """A method whose ranking leaves some videos out (scored under every other)."""
+
+    def __init__(self, inner, rows: list[int]):
+        self.inner, self.rows, self.name = inner, rows, inner.name
+
+    def rank(self, qc) -> Ranking:
+        ranking = self.inner.rank(qc)
+        if not self.rows:
+            return ranking
+        videos = ranking.videos.astype(np.float64).copy()
+        videos[self.rows] = videos.min() - 1.0
+        return Ranking(videos, ranking.moments)
+
+
+def wikihow_rows(run, n: int) -> list[dict]:
+    from videorag.embed import create_embedder
+    from videorag.eval.cli import bench_dir
+    from videorag.eval.datasets import load_transcripts, load_wikihow_qa
+    from videorag.eval.transcripts import TranscriptCorpusConfig, transcript_corpus
+    from videorag.methods import create_method
+    from videorag.retrieve.searcher import Searcher
+    from tqdm import tqdm
+
+    config = run.config()
+    transcripts = load_transcripts(bench_dir() / "transcripts.jsonl.gz")
+    items = [i for i in load_wikihow_qa(bench_dir() / "wikihow_qa.json") if any(v in transcripts for v in i.relevant)]
+    chosen = random.Random(0).sample(items, min(n, len(items)))
+    ids = sorted({v for i in chosen for v in i.relevant if v in transcripts})
+    embedder = create_embedder(config.embed, "onnx")
+    corpus = transcript_corpus({v: transcripts[v] for v in ids}, embedder, TranscriptCorpusConfig(
+        segment_words=SEGMENT_WORDS), cache_dir=run.work / "answerability", show_progress=True)
+    searcher, inner = Searcher(corpus, embedder), create_method(config.search.method, config.search)
+    rows = []
+    for item in tqdm(chosen, desc="wikihow", file=sys.stderr):
+        split = "fit" if zlib.crc32(item.qid.encode()) % 2 == 0 else "held-out"
+        for answerable in (True, False):
+            left_out = [] if answerable else [corpus.row[v] for v in item.relevant if v in corpus.row]
+            row = _signals(searcher, Without(inner, left_out), item.question, config)
+            rows.append({"source": "wikihow", "id": item.qid, "split": split, "kind": "answerable" if answerable
+                         else "near-miss", "answerable": answerable, **row,
+                         "top_relevant": row.pop("top") in item.relevant})
+    return rows
+
+
+def _signals(searcher, method, question: str, config) -> dict:
+    """The signals `ask` reads for `question` (plain retrieval's top moment, then judged search)."""
+    from videorag.methods.evidence import excerpt, segments_of
+    from videorag.methods.judged import Judged
+
+    qc = searcher.context(Query(question), config.search)
+    hit = searcher.search(question, method, config.search, 1, False, None, qc)[0]
+    video = searcher.corpus.row[hit.video_id]
+    lines = excerpt(segments_of(searcher.corpus, video), hit.start, config.generate.context_words)
+    signals = cheap_signals(qc, video, hit.start, hit.end, " ".join(s.text for s in lines))
+    Judged(method, config.search).rank(qc)
+    return {**signals.to_dict(), "judge": _none(judged_signal(qc)), "top": hit.video_id}
+
+
+def moment_rows(run) -> list[dict]:
+    from .bench_answers import golden_items
+    from .bench_moments import golden, moment_rag
+
+    gold = golden(run)
+    rag, _ = moment_rag(run, gold)
+    neutral = run.work / "answerability" / "collect-weights.json"   # nothing refused: every signal read
+    neutral.parent.mkdir(parents=True, exist_ok=True)
+    zero = Logistic(JUDGED, [0.0] * 4, [1.0] * 4, [0.0] * 4, 0.0, 0.0)
+    Weights(Logistic(CHEAP, [0.0] * 3, [1.0] * 3, [0.0] * 3, 0.0, 0.0), zero, -1.0).save(neutral)
+    rag.config = run.config(f"generate.verify.weights={neutral}")
+    offtopic = json.loads((HERE / "answers" / "offtopic.json").read_text())
+    items = golden_items(gold.rows) + [{"id": f"offtopic-{split}-{n}", "question": q["question"], "answer": None,
+                                        "split": split, "offtopic": True}
+                                       for split in offtopic for n, q in enumerate(offtopic[split], 1)]
+    rows = []
+    for item in items:
+        verdict = rag.prepare(item["question"]).verdict
+        kind = "off-topic" if item.get("offtopic") else "answerable" if item["answer"] is not None else "near-miss"
+        rows.append({"source": "moments", "id": item["id"], "split": item["split"], "kind": kind,
+                     "answerable": item["answer"] is not None, **verdict.signals.to_dict()})
+        print(f"{kind:10s} {rows[-1]}", file=sys.stderr)
+    return rows
+
+
+def _none(value: float):
+    return None if value != value else round(float(value), 4)
+
+
+# -- fitting and reporting ------------------------------------------------------------------------
+def matrix(rows: list[dict], names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    kept = [r for r in rows if all(r.get(n) is not None for n in names)]
+    return (np.array([[r[n] for n in names] for r in kept], np.float64).reshape(-1, len(names)),
+            np.array([r["answerable"] for r in kept], bool))
+
+
+def sample_weights(rows: list[dict]) -> np.ndarray:
+    """Each source the same total weight, and within it each class."""
+    groups: dict[tuple, int] = {}
+    for r in rows:
+        groups[(r["source"], r["answerable"])] = groups.get((r["source"], r["answerable"]), 0) + 1
+    return np.array([1.0 / groups[(r["source"], r["answerable"])] for r in rows]) * len(groups) / 4
+
+
+def fit_model(rows: list[dict], names: tuple[str, ...]) -> Logistic:
+    kept = [r for r in rows if all(r.get(n) is not None for n in names)]
+    x, y = matrix(kept, names)
+    model = Logistic.fit(names, x, y, weight=sample_weights(kept))
+    model.threshold = youden(model.probability(x), y, sample_weights(kept))
+    return model
+
+
+def youden(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    """The threshold with the best (weighted) true-positive minus false-positive rate."""
+    best, at = -1.0, 0.5
+    for t in np.unique(p):
+        tpr = w[y & (p >= t)].sum() / max(w[y].sum(), 1e-12)
+        fpr = w[~y & (p >= t)].sum() / max(w[~y].sum(), 1e-12)
+        if tpr - fpr > best:
+            best, at = tpr - fpr, float(t)
+    return round(at, 4)
+
+
+def fit(rows: list[dict]) -> tuple[Weights, dict]:
+    train = [r for r in rows if r["split"] in FIT]
+    cheap, judged = fit_model(train, CHEAP), fit_model(train, JUDGED)
+    answerable, _ = matrix([r for r in train if r["answerable"]], CHEAP)
+    offtopic = float(np.quantile(cheap.probability(answerable), OFFTOPIC_QUANTILE))
+    weights = Weights(cheap, judged, round(offtopic, 4))
+    report = evaluate(weights, rows)
+    report["cross_validated"] = {name: cross_validated(train, names) for name, names in
+                                 (("cheap", CHEAP), ("judged", JUDGED))}
+    report["summary"] = _summary(report)
+    return weights, report
+
+
+def evaluate(weights: Weights, rows: list[dict]) -> dict:
+    """Per source and split: AUROC of each model, risk–coverage, abstention at the thresholds as
+    `ask` applies them (off-topic first, then the judged model where the judge read steps)."""
+    stage = Answerability(weights)
+    out = {}
+    for key in sorted({(r["source"], r["split"]) for r in rows}):
+        part = [r for r in rows if (r["source"], r["split"]) == key]
+        p = np.array([_decided(stage, weights, r) for r in part])
+        y = np.array([r["answerable"] for r in part], bool)
+        answered = np.array([_answers(weights, r, stage) for r in part], bool)
+        cell = {"n": len(part), "answerable": int(y.sum()), "auroc": _auroc(y, p),
+                "abstains_unanswerable": _rate(~answered[~y]), "false_abstention": _rate(~answered[y]),
+                "risk_coverage": risk_coverage(p, y)}
+        for kind in ("near-miss", "off-topic"):
+            chosen = np.array([r["kind"] == kind for r in part], bool)
+            if chosen.any():
+                cell[f"abstains_{kind}"] = _rate(~answered[chosen])
+        if key[0] == "wikihow":
+            found = np.array([r["answerable"] and r.get("top_relevant") for r in part], bool)
+            cell["auroc_top_relevant"] = _auroc(found[found | ~y], p[found | ~y])
+        out["/".join(key)] = cell
+    return out
+
+
+def _decided(stage: Answerability, weights: Weights, row: dict) -> float:
+    model = weights.judged if row.get("judge") is not None else weights.cheap
+    return float(model.probability(np.array([row[n] for n in model.features], np.float64))[0])
+
+
+def _answers(weights: Weights, row: dict, stage: Answerability) -> bool:
+    cheap = float(weights.cheap.probability(np.array([row[n] for n in CHEAP], np.float64))[0])
+    if cheap < weights.offtopic:
+        return False
+    model = weights.judged if row.get("judge") is not None else weights.cheap
+    return _decided(stage, weights, row) >= model.threshold
+
+
+def risk_coverage(p: np.ndarray, y: np.ndarray) -> list[list[float]]:
+    """[coverage, risk] at each tenth of the questions answered, most confident first."""
+    order = np.argsort(-p, kind="stable")
+    out = []
+    for share in np.linspace(0.1, 1.0, 10):
+        k = max(1, int(round(share * len(p))))
+        out.append([round(float(share), 1), round(float(1 - y[order[:k]].mean()), 3)])
+    return out
+
+
+def cross_validated(rows: list[dict], names: tuple[str, ...], folds: int = 5) -> float | None:
+    """AUROC of the model fitted on 4/5 of the fit questions, scored on the fifth (by question)."""
+    kept = [r for r in rows if all(r.get(n) is not None for n in names)]
+    fold = np.array([zlib.crc32(f"{r['source']}:{r['id']}".encode()) % folds for r in kept])
+    p = np.zeros(len(kept))
+    for k in range(folds):
+        train = [r for r, f in zip(kept, fold) if f != k]
+        model = fit_model(train, names)
+        x, _ = matrix([r for r, f in zip(kept, fold) if f == k], names)
+        p[fold == k] = model.probability(x) if len(x) else []
+    return _auroc(np.array([r["answerable"] for r in kept], bool), p)
+
+
+def _auroc(y: np.ndarray, p: np.ndarray) -> float | None:
+    if y.all() or not y.any():
+        return None
+    from sklearn.metrics import roc_auc_score
+
+    return round(float(roc_auc_score(y, p)), 3)
+
+
+def _rate(flags: np.ndarray) -> float | None:
+    return round(float(flags.mean()), 3) if len(flags) else None
+
+
+def _summary(report: dict) -> dict:
+    keep = ("n", "auroc", "auroc_top_relevant", "abstains_unanswerable", "abstains_near-miss", "abstains_off-topic",
+            "false_abstention")
+    return {**{key: {k: cell[k] for k in keep if k in cell} for key, cell in report.items() if "/" in key},
+            "cross_validated_auroc": report["cross_validated"]}

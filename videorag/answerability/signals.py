@@ -1,0 +1,78 @@
+"""The signals answerability is decided from, each a number that means the same in any collection.
+
+- `relevance`: the best cosine similarity to the question of the transcript segments in the top
+  moment of plain retrieval (what marks a *weak match*);
+- `coverage`: the share of the question's content words, weighted by how rare they are in the
+  collection (BM25's IDF), that the top moment's excerpt says;
+- `known`: the same share over the whole collection's vocabulary: words no video ever says
+  ("capital", "France" in a collection of how-tos) make a question off-topic;
+- `judge`: the judge's best P(yes), "does this step answer the question", over the steps judged
+  search read (needs the judge; `nan` without it).
+
+The first three cost a plain search (milliseconds): they decide off-topic questions before any
+model runs. All of them come from the query context that search and evidence share.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..retrieve.text import tokenize
+
+CHEAP = ("relevance", "coverage", "known")
+JUDGED = (*CHEAP, "judge")
+
+
+@dataclass(frozen=True)
+class Signals:
+    relevance: float
+    coverage: float
+    known: float
+    judge: float = math.nan
+
+    def vector(self, names: tuple[str, ...]) -> np.ndarray:
+        return np.array([getattr(self, n) for n in names], np.float64)
+
+    def to_dict(self) -> dict:
+        return {n: None if math.isnan(getattr(self, n)) else round(float(getattr(self, n)), 4) for n in JUDGED}
+
+
+def cheap_signals(qc, video: int, start: float, end: float, excerpt: str) -> Signals:
+    """The signals of plain retrieval's top moment (`video` row, its span, the excerpt's text)."""
+    terms = list(dict.fromkeys(tokenize(qc.query.text)))
+    bm25 = qc.corpus.segments.bm25
+    weights = np.array([_idf(bm25, t) for t in terms], np.float64)
+    said = set(tokenize(excerpt))
+    return Signals(relevance=_relevance(qc, video, start, end),
+                   coverage=_share(weights, [t in said for t in terms]),
+                   known=_share(weights, [t in bm25.vocab for t in terms]))
+
+
+def judged_signal(qc) -> float:
+    """The judge's best P(yes) over the steps judged search read for this query (nan: none)."""
+    return max((step.score for step in qc.judged), default=math.nan)
+
+
+def _idf(bm25, term: str) -> float:
+    """A term's IDF in the segment level; a term no segment says gets the largest one possible."""
+    col = bm25.vocab.get(term)
+    return float(bm25.idf[col]) if col is not None else math.log1p((bm25.size + 0.5) / 0.5)
+
+
+def _share(weights: np.ndarray, present: list[bool]) -> float:
+    """The weighted share of the terms present (1.0 for a question with no content word: nothing
+    in it can be missing)."""
+    total = float(weights.sum())
+    return float(weights[np.array(present, bool)].sum()) / total if total > 0 else 1.0
+
+
+def _relevance(qc, video: int, start: float, end: float) -> float:
+    level = qc.corpus.segments
+    lo, hi = level.span(video)
+    if lo == hi:
+        return 0.0
+    inside = np.flatnonzero((level.starts[lo:hi] < max(end, start + 1e-3)) & (level.ends[lo:hi] > start))
+    scores = qc.dense_span(level, lo, hi)
+    return float(scores[inside].max() if len(inside) else scores.max())
