@@ -65,8 +65,8 @@ def test_broken_files_are_reported_and_skipped(make_rag, short_video, tmp_path):
     status = {Path(f.path).name: f for f in report.files}
     assert status["good.mp4"].status == "added"
     assert report.partial
-    expected = {"empty.mp4": "empty file", "notes.mkv": "not a readable video",
-                "truncated.mp4": "not a readable video", "silent.mp4": "no audio track",
+    expected = {"empty.mp4": "empty file", "notes.mkv": "not a video file (invalid data)",
+                "truncated.mp4": "not a video file (invalid data)", "silent.mp4": "no audio track",
                 "does-not-exist": "no such file"}
     for name, message in expected.items():
         assert status[name].status == "failed" and message in status[name].error, status[name]

@@ -62,6 +62,15 @@ def test_unreadable_folder_is_reported(tmp_path, monkeypatch):
     assert report.count("added") == 2
 
 
+def test_a_file_that_is_not_a_video_is_said_in_words(tmp_path):
+    folder = tmp_path / "v"
+    tiny_videos(folder, 1)
+    (folder / "notes.mp4").write_text("this is not a video")
+    failed = by_status(rag_at(tmp_path).add([folder]))["failed"]
+    assert [f.error for f in failed] == [f"{folder / 'notes.mp4'}: not a video file (invalid data) "
+                                         "(the file is corrupt, truncated or not a video; re-export it)"]
+
+
 def test_longest_file_name_is_indexed(tmp_path):
     name = "n" * (255 - len(".mp4")) + ".mp4"  # the sidecar names beside it are too long to exist
     tiny_video(tmp_path / name, srt=False)

@@ -40,8 +40,16 @@ def open_media(path: str | Path) -> av.container.InputContainer:
     try:
         return av.open(str(path))
     except (av.error.FFmpegError, UnicodeDecodeError) as exc:
-        raise MediaError(f"{path}: not a readable video ({exc.__class__.__name__}: {exc})",
+        what = "not a video file" if isinstance(exc, av.error.InvalidDataError) else "not a readable video"
+        raise MediaError(f"{path}: {what} ({_in_words(exc)})",
                          "the file is corrupt, truncated or not a video; re-export it") from exc
+
+
+def _in_words(exc: Exception) -> str:
+    """Why PyAV failed, without FFmpeg's error number and the file name it repeats."""
+    if isinstance(exc, av.error.InvalidDataError):
+        return "invalid data"
+    return getattr(exc, "strerror", None) or exc.__class__.__name__
 
 
 def probe(path: str | Path) -> MediaInfo:
@@ -94,7 +102,7 @@ def sample_frames(path: str | Path, fps: float = 1.0, max_side: int = 384,
             frames.extend(_pick(container.decode(stream), fps, max_side, quality))
         except av.error.FFmpegError as exc:
             if not frames:
-                raise MediaError(f"{path}: video stream cannot be decoded ({exc})",
+                raise MediaError(f"{path}: video stream cannot be decoded ({_in_words(exc)})",
                                  "the file is corrupt or truncated; re-export it") from exc
             log.info("%s: decoding stopped at %.1f s (%s)", path, frames[-1].t, exc)  # ingest warns
         return frames
