@@ -1,11 +1,13 @@
 """The FastAPI app: JSON API (OpenAPI at /docs and /redoc, their assets served from the
-fastapi-offline package, no CDN), Server-Sent Events, media with Range, the web page."""
+fastapi-offline package, no CDN: not even ReDoc's logo), Server-Sent Events, media with Range,
+the web page."""
 from __future__ import annotations
 
 import json
 import logging
 import math
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -14,17 +16,20 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from .. import schemas
+from .. import __version__, schemas
 from ..errors import (ConfigError, GenerationError, IndexBusy, IndexError_, MissingDependencyError,
                       VideoRAGError)
 from ..registry import require
 from .service import LOOPBACK, Forbidden, NotFound, Service, TooLarge, Unauthorized, bearer
 
 require("fastapi_offline", "serve")  # /docs and /redoc without a CDN
+import fastapi_offline  # noqa: E402
 from fastapi_offline import FastAPIOffline  # noqa: E402
 
 log = logging.getLogger(__name__)
 WEB = Path(__file__).parent / "web"
+REDOC_JS = Path(fastapi_offline.__file__).parent / "static" / "redoc.standalone.js"
+REDOC_LOGO = b"https://cdn.redoc.ly/redoc/logo-mini.svg"   # its footer's <img>, hidden when it fails to load
 STATUS = {NotFound: 404, Unauthorized: 401, Forbidden: 403, TooLarge: 413, IndexBusy: 409, GenerationError: 502,
           MissingDependencyError: 501, ConfigError: 400, IndexError_: 400}  # the first match wins
 
@@ -49,7 +54,8 @@ class Guards(NamedTuple):
 
 def create_app(service: Service) -> FastAPI:
     app = FastAPIOffline(title="videorag", summary="Search and question answering over a video collection, "
-                         "with timestamped citations", version="1", responses=ERRORS)
+                         "with timestamped citations", version=__version__, responses=ERRORS, redoc_url=None)
+    _redoc(app)
     app.state.service = service
     if not service.config.public:  # a loopback server answers to loopback names only (no DNS rebinding)
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=[*LOOPBACK, service.config.host, "[::1]"])
@@ -148,6 +154,28 @@ def _video_routes(app: FastAPI, service: Service, guards: Guards) -> None:
 
 def _page():
     return FileResponse(WEB / "index.html", media_type="text/html")
+
+
+def _redoc(app: FastAPI) -> None:
+    """/redoc as fastapi-offline makes it, on a copy of its ReDoc script whose footer logo is an
+    image that fails at once (and so hides itself, as offline) instead of one from a CDN."""
+    from fastapi.openapi.docs import get_redoc_html
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc(request: Request):
+        root = request.scope.get("root_path", "")
+        return get_redoc_html(openapi_url=root + app.openapi_url, title=app.title + " - ReDoc",
+                              redoc_js_url=root + "/redoc.standalone.js", with_google_fonts=False,
+                              redoc_favicon_url=root + "/static-offline-docs/favicon.png")
+
+    @app.get("/redoc.standalone.js", include_in_schema=False)
+    def script():
+        return Response(_offline_redoc(), media_type="text/javascript", headers={"Cache-Control": "max-age=3600"})
+
+
+@lru_cache(maxsize=1)
+def _offline_redoc() -> bytes:
+    return REDOC_JS.read_bytes().replace(REDOC_LOGO, b"data:,")
 
 
 def _auth(service: Service, write: bool, url_token: bool = False):
