@@ -110,6 +110,31 @@ def test_indexing_only_missing_paths_is_an_error_that_writes_nothing(tmp_path, c
     assert {path: path.stat().st_mtime_ns for path in existing.rglob("*")} == before   # untouched
 
 
+def test_a_terminal_of_no_width_gets_a_line_per_stage_not_a_bar(tmp_path, monkeypatch):
+    import io
+    import os
+
+    from tests.reliability.media import tiny_videos
+    from videorag.console import bar_fits
+
+    class ZeroByZero(io.StringIO):   # some IDEs' terminals: a tty that reports 0×0 columns
+        def isatty(self):
+            return True
+
+        def fileno(self):
+            return 2
+
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd: os.terminal_size((0, 0)))
+    assert not bar_fits(ZeroByZero()) and not bar_fits(io.StringIO())   # nor a pipe
+    tiny_videos(tmp_path / "v", 2)
+    monkeypatch.setattr(sys, "stderr", ZeroByZero())
+    assert main(["index", str(tmp_path / "v"), "--index", str(tmp_path / "ix"), "--embed-backend", "hashing"]) == 0
+    lines = sys.stderr.getvalue().splitlines()
+    assert lines[0] == "loading models…" and "indexing" not in sys.stderr.getvalue()   # said first; no bar
+    stages = [line.split(" · ")[:2] for line in lines if " · " in line]
+    assert stages == [[f"video-{n}.mp4", stage] for n in (0, 1) for stage in ("embed", "decode", "write")]
+
+
 @pytest.mark.parametrize("value, said", [("0", "got 0"), ("abc", "got 'abc'")])
 def test_a_bad_count_is_one_line_in_words(value, said, capsys):
     with pytest.raises(SystemExit) as stop:

@@ -185,3 +185,15 @@ def test_the_time_left_scales_the_elapsed_time_by_the_work_left(tmp_path, monkey
     tracker.stage(tmp_path / "b.mp4", "caption", shown="ocr")
     assert heard[-1][1] == "ocr" and abs(heard[-1][2] - 10 * (400 - 300 - 0.85 * 100) / (300 + 85)) < 1e-6
     assert progress_module.eta_text(None) == "" and progress_module.eta_text(150) == "about 2 min left"
+
+
+def test_plain_stage_lines_say_each_stage_once_not_each_tick():
+    from videorag.ingest.progress import stage_lines
+
+    lines = []
+    report = stage_lines(lines.append)
+    for current, stage, left in [("/v/a.mp4", "transcribe", None), ("/v/a.mp4", "transcribe", 90.0),
+                                 ("/v/a.mp4", "transcribe", 80.0), ("/v/a.mp4", "embed", 200.0),
+                                 ("/v/b.mp4", "embed", 30.0)]:
+        report(current, stage, left)
+    assert lines == ["a.mp4 · transcribe", "a.mp4 · embed · about 3 min left", "b.mp4 · embed · under a minute left"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -51,6 +52,16 @@ def names(text: str) -> tuple[str, ...]:
 
 def print_json(obj) -> None:
     print(json.dumps(obj, ensure_ascii=False))
+
+
+def bar_fits(stream=None) -> bool:
+    """Whether `stream` (default stderr) can show a progress bar: a terminal that reports its
+    width (a pipe is none; some IDE terminals report 0×0 columns)."""
+    stream = stream or sys.stderr
+    try:
+        return stream.isatty() and os.get_terminal_size(stream.fileno()).columns > 0
+    except (AttributeError, OSError, ValueError):   # no descriptor (a captured stream), or a closed one
+        return False
 
 
 def say(line: str) -> None:

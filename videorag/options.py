@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .config import DEFAULT_ALPHA, ENGINES, FUSIONS, JUDGES, UNSUPPORTED, Config, override, parse_setting, setting
-from .console import names, positive_int
+from .console import bar_fits, names, positive_int
 from .errors import ConfigError
 
 
@@ -233,7 +232,7 @@ SERVE = OptionTable("serve_options", _serve_config, (
 
 def make_config(args: argparse.Namespace) -> Config:
     """The config a command line asks for: the defaults, the command's options, then its `--set`s."""
-    settings = {"show_progress": sys.stderr.isatty(), **CONFIG.given(args), **dict(getattr(args, "settings", []))}
+    settings = {"show_progress": bar_fits(), **CONFIG.given(args), **dict(getattr(args, "settings", []))}
     return override(Config(), settings)
 
 

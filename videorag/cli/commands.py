@@ -20,7 +20,10 @@ def _print_json(rag, obj: dict) -> int:
 
 
 def cmd_index(rag, args) -> int:
-    report = rag.add(args.paths)
+    from ..ingest.progress import stage_lines
+
+    say("loading models…")   # seconds of imports and weights before the first file's stage
+    report = rag.add(args.paths, stages=None if rag.config.show_progress else stage_lines(say))
     for f in report.files:
         if f.status == "failed":
             say(f"FAILED  {f.error}")

@@ -25,7 +25,7 @@ from .chunking import bound_segments, window_chunks
 from .decode import MediaInfo, probe, sample_frames
 from .discover import content_id, find_videos, inside
 from .engines import create_engine
-from .progress import Stages, Tracker, eta_text
+from .progress import Stages, Tracker, stage_text
 from .subtitles import find_sidecar, read_subtitles
 
 log = logging.getLogger(__name__)
@@ -104,7 +104,8 @@ class Ingestor:
         for done, (path, build) in enumerate(self.engine.build(self, todo) if todo else ()):
             progress(done, len(todo), path_text(path), None)
             record, result = build()
-            self._stage(path, "write")
+            if record is not None:
+                self._stage(path, "write")
             report.files.append(self._write(record, result) if record is not None else result)
             self._tracker.finished(path)
             progress(done + 1, len(todo), path_text(path), report.files[-1])
@@ -256,7 +257,7 @@ class Ingestor:
 def _shown(bar, stages: Stages) -> Stages:
     """A stage report that also shows on the CLI's progress bar."""
     def report(current: str, stage: str, left: float | None) -> None:
-        bar.set_postfix_str(" · ".join(x for x in (Path(current).name[-40:], stage, eta_text(left)) if x))
+        bar.set_postfix_str(stage_text(current, stage, left, width=40))
         stages(current, stage, left)
     return report
 

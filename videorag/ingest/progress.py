@@ -45,6 +45,26 @@ class Tracker:
         return elapsed * (1 - fraction) / fraction
 
 
+def stage_text(current: str, stage: str, left: float | None, width: int | None = None) -> str:
+    """'tea.mp4 · transcribe · under a minute left': the file's name (its last `width`
+    characters), its stage and the time left when there is an estimate."""
+    name = Path(current).name
+    return " · ".join(x for x in (name[-width:] if width else name, stage, eta_text(left)) if x)
+
+
+def stage_lines(write: Callable[[str], None]) -> Stages:
+    """A stage report as plain lines (where no bar can show): one line per file and stage, not
+    one per tick of a stage's progress."""
+    last = None
+
+    def report(current: str, stage: str, left: float | None) -> None:
+        nonlocal last
+        if (current, stage) != last:
+            last = (current, stage)
+            write(stage_text(current, stage, left))
+    return report
+
+
 def eta_text(seconds: float | None) -> str:
     """'about 3 min left', '' when there is no estimate yet."""
     if seconds is None:
