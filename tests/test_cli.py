@@ -28,7 +28,8 @@ def test_ask_json_contract(demo_rag, capsys):
     assert main(["ask", "How long between coats of paint?", "--index", str(demo_rag.index_dir),
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"question", "answer", "citations", "generator", "judge", "claims", "abstained", "index"}
+    assert set(out) == {"question", "answer", "citations", "generator", "judge", "claims", "abstained", "answerable",
+                        "index"}
     assert out["index"] == str(demo_rag.index_dir.resolve())
     assert out["generator"] == "extractive" and "four hours" in out["answer"].lower()
     assert out["abstained"] is False and out["claims"] and all(c["supported"] is None for c in out["claims"])   # no judge here
