@@ -25,16 +25,19 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import random
 import sys
 import zlib
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
-from videorag.answerability import Answerability, Weights
+from videorag.answerability import Answerability, Signals, Weights
 from videorag.answerability.model import Logistic
-from videorag.answerability.signals import CHEAP, JUDGED, cheap_signals, judged_signal
+from videorag.answerability.signals import CHEAP, FULL, JUDGED, cheap_signals, judged_signal
+from videorag.eval.answers import auroc, risk_coverage
 from videorag.retrieve.base import Query, Ranking
 
 HERE = Path(__file__).resolve().parent
@@ -88,6 +91,7 @@ class Without:
 
 def wikihow_rows(run, n: int) -> list[dict]:
     from videorag.embed import create_embedder
+    from videorag.generate import create_generator
     from videorag.eval.cli import bench_dir
     from videorag.eval.datasets import load_transcripts, load_wikihow_qa
     from videorag.eval.transcripts import TranscriptCorpusConfig, transcript_corpus
@@ -104,30 +108,36 @@ def wikihow_rows(run, n: int) -> list[dict]:
     corpus = transcript_corpus({v: transcripts[v] for v in ids}, embedder, TranscriptCorpusConfig(
         segment_words=SEGMENT_WORDS), cache_dir=run.work / "answerability", show_progress=True)
     searcher, inner = Searcher(corpus, embedder), create_method(config.search.method, config.search)
+    generator = create_generator(config.generate)
     rows = []
     for item in tqdm(chosen, desc="wikihow", file=sys.stderr):
         split = "fit" if zlib.crc32(item.qid.encode()) % 2 == 0 else "held-out"
         for answerable in (True, False):
             left_out = [] if answerable else [corpus.row[v] for v in item.relevant if v in corpus.row]
-            row = _signals(searcher, Without(inner, left_out), item.question, config)
+            row = _signals(searcher, Without(inner, left_out), item.question, config, generator)
             rows.append({"source": "wikihow", "id": item.qid, "split": split, "kind": "answerable" if answerable
                          else "near-miss", "answerable": answerable, **row,
-                         "top_relevant": row.pop("top") in item.relevant})
+                         "top_relevant": row["evidence"] in item.relevant})
     return rows
 
 
-def _signals(searcher, method, question: str, config) -> dict:
-    """The signals `ask` reads for `question` (plain retrieval's top moment, then judged search)."""
-    from videorag.methods.evidence import excerpt, segments_of
+def _signals(searcher, method, question: str, config, generator) -> dict:
+    """The signals `ask` reads for `question`, as `VideoRAG.prepare` reads them: plain retrieval's
+    top moment, judged search's evidence, the generator's own coverage question."""
+    from videorag.methods.evidence import EvidenceRequest, excerpt, gather, segments_of
     from videorag.methods.judged import Judged
 
-    qc = searcher.context(Query(question), config.search)
+    request = EvidenceRequest(question, searcher, config, Judged(method, config.search))
+    qc = request.context
     hit = searcher.search(question, method, config.search, 1, False, None, qc)[0]
     video = searcher.corpus.row[hit.video_id]
     lines = excerpt(segments_of(searcher.corpus, video), hit.start, config.generate.context_words)
     signals = cheap_signals(qc, video, hit.start, hit.end, " ".join(s.text for s in lines))
-    Judged(method, config.search).rank(qc)
-    return {**signals.to_dict(), "judge": _none(judged_signal(qc)), "top": hit.video_id}
+    evidence = gather(request.method, request)
+    covered = generator.covered(question, evidence)
+    return {**signals.to_dict(), "judge": _none(judged_signal(qc)), "covered": _none(covered if covered is not None
+                                                                                   else float("nan")),
+            "top": hit.video_id, "evidence": evidence[0].hit.video_id if evidence else None}
 
 
 def moment_rows(run) -> list[dict]:
@@ -138,8 +148,7 @@ def moment_rows(run) -> list[dict]:
     rag, _ = moment_rag(run, gold)
     neutral = run.work / "answerability" / "collect-weights.json"   # nothing refused: every signal read
     neutral.parent.mkdir(parents=True, exist_ok=True)
-    zero = Logistic(JUDGED, [0.0] * 4, [1.0] * 4, [0.0] * 4, 0.0, 0.0)
-    Weights(Logistic(CHEAP, [0.0] * 3, [1.0] * 3, [0.0] * 3, 0.0, 0.0), zero, -1.0).save(neutral)
+    Weights(*(_zero(names) for names in (CHEAP, JUDGED, FULL)), -1.0).save(neutral)
     rag.config = run.config(f"generate.verify.weights={neutral}")
     offtopic = json.loads((HERE / "answers" / "offtopic.json").read_text())
     items = golden_items(gold.rows) + [{"id": f"offtopic-{split}-{n}", "question": q["question"], "answer": None,
@@ -153,6 +162,11 @@ def moment_rows(run) -> list[dict]:
                      "answerable": item["answer"] is not None, **verdict.signals.to_dict()})
         print(f"{kind:10s} {rows[-1]}", file=sys.stderr)
     return rows
+
+
+def _zero(names: tuple[str, ...]) -> Logistic:
+    """A model that finds every question answerable (P = 0.5, threshold 0)."""
+    return Logistic(names, [0.0] * len(names), [1.0] * len(names), [0.0] * len(names), 0.0, 0.0)
 
 
 def _none(value: float):
@@ -195,62 +209,44 @@ def youden(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
 
 def fit(rows: list[dict]) -> tuple[Weights, dict]:
     train = [r for r in rows if r["split"] in FIT]
-    cheap, judged = fit_model(train, CHEAP), fit_model(train, JUDGED)
+    cheap, judged, full = (fit_model(train, names) for names in (CHEAP, JUDGED, FULL))
     answerable, _ = matrix([r for r in train if r["answerable"]], CHEAP)
-    offtopic = float(np.quantile(cheap.probability(answerable), OFFTOPIC_QUANTILE))
-    weights = Weights(cheap, judged, round(offtopic, 4))
+    offtopic = min(float(np.quantile(cheap.probability(answerable), OFFTOPIC_QUANTILE)), cheap.threshold)
+    weights = Weights(cheap, judged, full, round(offtopic, 4))
     report = evaluate(weights, rows)
     report["cross_validated"] = {name: cross_validated(train, names) for name, names in
-                                 (("cheap", CHEAP), ("judged", JUDGED))}
+                                 (("cheap", CHEAP), ("judged", JUDGED), ("full", FULL))}
     report["summary"] = _summary(report)
     return weights, report
 
 
 def evaluate(weights: Weights, rows: list[dict]) -> dict:
-    """Per source and split: AUROC of each model, risk–coverage, abstention at the thresholds as
-    `ask` applies them (off-topic first, then the judged model where the judge read steps)."""
+    """Per source and split: AUROC of the verdicts' P(answerable), risk–coverage, and abstention
+    as `ask` decides it (`Answerability.verdict`: off-topic first, then the most informed model)."""
     stage = Answerability(weights)
     out = {}
     for key in sorted({(r["source"], r["split"]) for r in rows}):
         part = [r for r in rows if (r["source"], r["split"]) == key]
-        p = np.array([_decided(stage, weights, r) for r in part])
+        verdicts = [stage.verdict(signals_of(r)) for r in part]
+        p = np.array([v.probability for v in verdicts])
         y = np.array([r["answerable"] for r in part], bool)
-        answered = np.array([_answers(weights, r, stage) for r in part], bool)
-        cell = {"n": len(part), "answerable": int(y.sum()), "auroc": _auroc(y, p),
+        answered = np.array([v.answerable for v in verdicts], bool)
+        cell = {"n": len(part), "answerable": int(y.sum()), "auroc": auroc(y, p),
                 "abstains_unanswerable": _rate(~answered[~y]), "false_abstention": _rate(~answered[y]),
-                "risk_coverage": risk_coverage(p, y)}
+                "risk_coverage": risk_coverage(y, p), "decided_by": dict(Counter(v.stage for v in verdicts))}
         for kind in ("near-miss", "off-topic"):
             chosen = np.array([r["kind"] == kind for r in part], bool)
             if chosen.any():
                 cell[f"abstains_{kind}"] = _rate(~answered[chosen])
         if key[0] == "wikihow":
             found = np.array([r["answerable"] and r.get("top_relevant") for r in part], bool)
-            cell["auroc_top_relevant"] = _auroc(found[found | ~y], p[found | ~y])
+            cell["auroc_top_relevant"] = auroc(found[found | ~y], p[found | ~y])
         out["/".join(key)] = cell
     return out
 
 
-def _decided(stage: Answerability, weights: Weights, row: dict) -> float:
-    model = weights.judged if row.get("judge") is not None else weights.cheap
-    return float(model.probability(np.array([row[n] for n in model.features], np.float64))[0])
-
-
-def _answers(weights: Weights, row: dict, stage: Answerability) -> bool:
-    cheap = float(weights.cheap.probability(np.array([row[n] for n in CHEAP], np.float64))[0])
-    if cheap < weights.offtopic:
-        return False
-    model = weights.judged if row.get("judge") is not None else weights.cheap
-    return _decided(stage, weights, row) >= model.threshold
-
-
-def risk_coverage(p: np.ndarray, y: np.ndarray) -> list[list[float]]:
-    """[coverage, risk] at each tenth of the questions answered, most confident first."""
-    order = np.argsort(-p, kind="stable")
-    out = []
-    for share in np.linspace(0.1, 1.0, 10):
-        k = max(1, int(round(share * len(p))))
-        out.append([round(float(share), 1), round(float(1 - y[order[:k]].mean()), 3)])
-    return out
+def signals_of(row: dict) -> Signals:
+    return Signals(*(math.nan if row.get(n) is None else float(row[n]) for n in FULL))
 
 
 def cross_validated(rows: list[dict], names: tuple[str, ...], folds: int = 5) -> float | None:
@@ -263,15 +259,7 @@ def cross_validated(rows: list[dict], names: tuple[str, ...], folds: int = 5) ->
         model = fit_model(train, names)
         x, _ = matrix([r for r, f in zip(kept, fold) if f == k], names)
         p[fold == k] = model.probability(x) if len(x) else []
-    return _auroc(np.array([r["answerable"] for r in kept], bool), p)
-
-
-def _auroc(y: np.ndarray, p: np.ndarray) -> float | None:
-    if y.all() or not y.any():
-        return None
-    from sklearn.metrics import roc_auc_score
-
-    return round(float(roc_auc_score(y, p)), 3)
+    return auroc(np.array([r["answerable"] for r in kept], bool), p)
 
 
 def _rate(flags: np.ndarray) -> float | None:

@@ -23,7 +23,7 @@ def no_installed_judge(request, monkeypatch):
     `carve` do not judge by default, whatever this machine has. A test marked `judge_installed`
     sees the machine as it is."""
     if "judge_installed" not in request.keywords:
-        monkeypatch.setattr("videorag.rerank.llm.available", lambda config=None: False)
+        monkeypatch.setattr("videorag.models.judge_available", lambda config=None: False)
 
 
 @pytest.fixture(autouse=True, scope="session")

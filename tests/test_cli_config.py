@@ -36,7 +36,7 @@ def _sample(opt, default) -> list[str]:
     """Command-line words giving `opt` a value other than `default`."""
     kind = opt.kind
     if kind.get("action") is argparse.BooleanOptionalAction:
-        return [opt.flag]
+        return ["--no-" + opt.flag[2:]] if default is True else [opt.flag]
     if "choices" in kind:
         choices = kind["choices"]() if callable(kind["choices"]) else kind["choices"]
         return [opt.flag, next(c for c in choices if c != default)]
@@ -83,7 +83,7 @@ def test_the_commands_own_defaults_and_the_dataclass_defaults_are_the_only_ones(
     assert make_config(parse(["search", "q"])).search == SearchConfig()
     assert make_config(parse(["eval", "generation"])).generate.max_tokens == 128   # that command's own
     assert make_config(parse(["train-frame-selector", "--qa", "q"])).generate.backend == "openai"
-    assert make_config(parse(["ask", "q"])).generate.backend == "extractive"
+    assert make_config(parse(["ask", "q"])).generate.backend == "auto"
 
 
 def test_set_reaches_nested_fields_after_the_options():

@@ -269,13 +269,12 @@ class VerifyConfig:
     enabled: bool | None = None       # None: whenever the judge's model is installed (as `ask` judges)
     threshold: float = 0.3            # P(supported) under which a claim is unsupported (tuned on DEV)
     unsupported: str = "mark"         # UNSUPPORTED: "mark": kept and flagged; "drop": removed from the answer
-    uncovered: float = 0.5            # a chat generator abstains when P(the moments hold no answer) >= this
     answerability: bool = True        # decide first whether the moments answer (`videorag.answerability`)
     abstain_below: float | None = None  # P(answerable) under which `ask` abstains; None: the fitted threshold
     weights: str | None = None        # answerability weights (JSON); None: the package's own
 
     def __post_init__(self) -> None:
-        _shares(self, "verify.", "threshold", "uncovered")
+        _shares(self, "verify.", "threshold")
         if self.abstain_below is not None:
             _shares(self, "verify.", "abstain_below")
         if self.unsupported not in UNSUPPORTED:

@@ -299,3 +299,14 @@ def _sample_into(digest, path: Path, whole: int = 4 << 20, blocks: int = 32, blo
         for i in range(blocks):
             handle.seek((size - block) * i // (blocks - 1))
             digest.update(handle.read(block))
+
+
+def judge_available(config=None) -> bool:
+    """Whether the judge `config` (a `RerankConfig`; None: the default local one) can run here
+    without a download: its runtime and model installed, or a server named (nothing is loaded or
+    assembled)."""
+    generator = getattr(config, "generator", "llamacpp")
+    if generator != "llamacpp" or importlib.util.find_spec("xllamacpp") is None:
+        return generator == "openai" and bool(getattr(config, "base_url", None) or os.environ.get("OPENAI_BASE_URL"))
+    model = getattr(config, "model", None)
+    return bool(model and os.path.exists(model)) or installed(QWEN_CODER_1_5B)

@@ -139,7 +139,7 @@ class VideoRAG:
             return self.config.search.judge.enabled
         if not default:
             return False
-        from .rerank.llm import available
+        from .models import judge_available as available
 
         return available(self.config.search.judge.reranker)
 
@@ -216,7 +216,8 @@ class VideoRAG:
                 return Asked([], judged, verdict)
         evidence = gather(chosen, request)
         if stage is not None:
-            verdict = stage.decide(verdict, request.context)
+            own = getattr(self.generator, "covered", None)
+            verdict = stage.decide(verdict, request.context, own and (lambda: own(question, evidence)))
         return Asked(evidence, judged, verdict)
 
     def _top_moment(self, request: EvidenceRequest, method: str | None):
@@ -300,8 +301,14 @@ class Asked:
         return None if self.verdict is None else round(self.verdict.probability, 3)
 
 
+MAX_QUESTION = 2000   # characters: a question, not a document (the judge and generator read it per step)
+
+
 def _asked(text: str) -> str:
-    """The query or question, refused when empty."""
+    """The query or question, refused when empty or longer than `MAX_QUESTION` characters."""
     if not text.strip():
         raise IndexError_("the query is empty", "ask something, e.g. 'how to change a tire'")
+    if len(text) > MAX_QUESTION:
+        raise IndexError_(f"the question is {len(text):,} characters long (at most {MAX_QUESTION:,})",
+                          "ask it in a sentence or two")
     return text

@@ -171,13 +171,13 @@ def test_a_judged_candidate_takes_rerank_weight_of_the_judge_and_the_rest_of_its
 def test_carve_reranks_with_the_judge_where_it_can_run_else_e5(monkeypatch):
     from videorag.config import JudgeConfig, RerankConfig, SearchConfig
     from videorag.methods import carve
-    from videorag.rerank import llm
+    from videorag import models
 
     judge = RerankConfig(backend="llm", model="/models/judge.gguf")
     config = SearchConfig(judge=JudgeConfig(reranker=judge))
-    monkeypatch.setattr(llm, "available", lambda c: c is judge)
+    monkeypatch.setattr(models, "judge_available", lambda c: c is judge)
     assert carve.Carve(config).reranker() is judge   # `auto`: the judge, with the judge's own settings
-    monkeypatch.setattr(llm, "available", lambda c: False)
+    monkeypatch.setattr(models, "judge_available", lambda c: False)
     assert carve.Carve(config).reranker().backend == "e5"
     config.carve.reranker = RerankConfig(backend="cross-encoder", model="/ce")
     assert carve.Carve(config).reranker().backend == "cross-encoder"   # what is asked for is used

@@ -62,7 +62,8 @@ def test_search_and_ask_take_the_judge_per_request(corpus, monkeypatch):
     passages about salt); `/methods` says whether the judge can run; an answer names its judge."""
     from tests.judge_double import KeywordJudge
     from videorag.config import RerankConfig
-    from videorag.rerank import RERANKERS, llm
+    from videorag import models
+    from videorag.rerank import RERANKERS
 
     monkeypatch.setitem(RERANKERS._entries, "keyword-judge", "tests.judge_double:KeywordJudge")
     KeywordJudge.read = []
@@ -75,7 +76,7 @@ def test_search_and_ask_take_the_judge_per_request(corpus, monkeypatch):
     assert KeywordJudge.read == []
     judged = client.get("/search", params={"q": "boil water in a kettle", "judge": "true"}).json()["results"]
     assert KeywordJudge.read and [h["path"] for h in judged] != [] and set(judged[0]) == set(plain[0])
-    monkeypatch.setattr(llm, "available", lambda config=None: True)
+    monkeypatch.setattr(models, "judge_available", lambda config=None: True)
     assert client.get("/methods").json()["judge"] == {"available": True, "search": False, "ask": True}
     assert client.post("/ask", json={"question": "boil water", "judge": False}).json()["judge"] is None
     answer = client.post("/ask", json={"question": "boil water"}).json()   # the default: judged

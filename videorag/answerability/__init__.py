@@ -6,18 +6,18 @@ MCP). It reads signals (`signals`) and a small calibrated model (`model`, weight
 1. `screen`: plain retrieval's top moment gives the cheap signals; a question whose P(answerable)
    under the cheap model falls below the off-topic threshold is refused at once ("off-topic"),
    before the judge or any generator runs (milliseconds).
-2. `decide`: after (judged) search, the judge's best P(yes) joins them in the judged model; without
-   a judge the cheap model decides. Under its threshold the answer abstains ("not covered").
+2. `decide`: after (judged) search, the judge's best P(yes) and the generator's own "do these
+   moments hold the answer?" join them; the most informed model whose signals are all there
+   decides (`full`, `judged`, else `cheap`). Under its threshold the answer abstains.
 
 `Verdict.probability` is reported with every answer (`Answer.answerable`).
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .model import Weights, load
-from .signals import CHEAP, JUDGED, Signals, cheap_signals, judged_signal
+from .signals import Signals, cheap_signals, judged_signal
 
 __all__ = ["Answerability", "Verdict", "Signals", "Weights", "load"]
 
@@ -26,7 +26,8 @@ __all__ = ["Answerability", "Verdict", "Signals", "Weights", "load"]
 class Verdict:
     answerable: bool
     probability: float     # P(the moments answer the question), from the model that decided
-    stage: str             # "off-topic" (refused before any model), "retrieval" (no judge) or "judged"
+    stage: str             # "off-topic" (refused before any model), else the model that decided:
+                           # "cheap" (retrieval alone), "judged", "full" (with the generator's own)
     signals: Signals
 
 
@@ -43,25 +44,31 @@ class Answerability:
         the text of its excerpt: off-topic, or answerable as far as retrieval can tell."""
         if hit is None:
             return Verdict(False, 0.0, "off-topic", Signals(0.0, 0.0, 0.0))
-        signals = cheap_signals(qc, qc.corpus.row[hit.video_id], hit.start, hit.end, excerpt)
-        model = self.weights.cheap
-        p = float(model.probability(signals.vector(CHEAP))[0])
-        if p < self.weights.offtopic:
-            return Verdict(False, p, "off-topic", signals)
-        return Verdict(p >= self._threshold(model.threshold), p, "retrieval", signals)
+        return self.verdict(cheap_signals(qc, qc.corpus.row[hit.video_id], hit.start, hit.end, excerpt))
 
-    def decide(self, screened: Verdict, qc) -> Verdict:
-        """The verdict after search: the judged model when the judge read steps for this query
-        (`qc.judged`), else the screen's."""
+    def decide(self, screened: Verdict, qc, covered=None) -> Verdict:
+        """The verdict after search, with the judge's signal (`qc.judged`) and `covered()`, the
+        generator's own P(the moments hold the answer) (None: it has none). An off-topic verdict
+        stands."""
         if screened.stage == "off-topic":
             return screened
-        judge = judged_signal(qc)
-        if math.isnan(judge):
-            return screened
-        signals = Signals(screened.signals.relevance, screened.signals.coverage, screened.signals.known, judge)
-        model = self.weights.judged
-        p = float(model.probability(signals.vector(JUDGED))[0])
-        return Verdict(p >= self._threshold(model.threshold), p, "judged", signals)
+        signals = replace(screened.signals, judge=judged_signal(qc))
+        if covered is not None and (value := covered()) is not None:
+            signals = replace(signals, covered=float(value))
+        return self.verdict(signals)
 
-    def _threshold(self, fitted: float) -> float:
-        return fitted if self.threshold is None else self.threshold
+    def verdict(self, signals: Signals) -> Verdict:
+        """Off-topic when the cheap model's P falls under the off-topic threshold; else the verdict
+        of the most informed model whose signals are all there (`full`, `judged`, `cheap`)."""
+        cheap = self._verdict("cheap", signals)
+        if cheap.probability < self.weights.offtopic:
+            return replace(cheap, answerable=False, stage="off-topic")
+        name = next(n for n in ("full", "judged") if signals.has(self.weights.model(n).features)) \
+            if signals.has(self.weights.judged.features) else "cheap"
+        return cheap if name == "cheap" else self._verdict(name, signals)
+
+    def _verdict(self, name: str, signals: Signals) -> Verdict:
+        model = self.weights.model(name)
+        p = float(model.probability(signals.vector(model.features))[0])
+        threshold = model.threshold if self.threshold is None else self.threshold
+        return Verdict(p >= threshold, p, name, signals)

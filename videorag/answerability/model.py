@@ -1,8 +1,9 @@
 """The calibrated model: logistic regressions over the signals, their weights stored as data
-(`weights.json` beside this file), refit by `python -m benchmarks answerability --fit`.
+(`weights.json` beside this file), refit by `python -m benchmarks answerability --refit`.
 
-Two models: `cheap` reads the signals of plain retrieval alone (decides off-topic questions before
-any model runs, and every question when no judge runs); `judged` adds the judge's P(yes). Each has
+Three models: `cheap` reads the signals of plain retrieval alone (decides off-topic questions
+before any model runs, and every question when no judge runs); `judged` adds the judge's P(yes);
+`full` the generator's own P(the moments hold the answer) too. Each has
 the decision threshold chosen on its fit data (the P(answerable) under which `ask` abstains), and
 `cheap` an off-topic threshold (under it the question is refused before the judge or generator
 runs)."""
@@ -44,20 +45,27 @@ class Logistic:
         return cls(tuple(features), mean.tolist(), scale.tolist(), lr.coef_[0].tolist(), float(lr.intercept_[0]))
 
 
+MODELS = ("cheap", "judged", "full")
+
+
 @dataclass
 class Weights:
     cheap: Logistic
     judged: Logistic
+    full: Logistic
     offtopic: float                 # cheap P(answerable) under which a question is off-topic
     fitted_on: dict = field(default_factory=dict)   # what the weights were fitted on, and how well they did
+
+    def model(self, name: str) -> Logistic:
+        return getattr(self, name)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> "Weights":
-        models = {k: Logistic(**{**data[k], "features": tuple(data[k]["features"])}) for k in ("cheap", "judged")}
-        return cls(models["cheap"], models["judged"], float(data["offtopic"]), data.get("fitted_on", {}))
+        models = [Logistic(**{**data[k], "features": tuple(data[k]["features"])}) for k in MODELS]
+        return cls(*models, float(data["offtopic"]), data.get("fitted_on", {}))
 
     def save(self, path: Path = WEIGHTS) -> Path:
         path.write_text(json.dumps(self.to_dict(), indent=1) + "\n")
@@ -70,4 +78,4 @@ def load(path: str | Path | None = None) -> Weights:
         return Weights.from_dict(json.loads(path.read_text()))
     except (OSError, KeyError, TypeError, ValueError) as exc:
         raise ConfigError(f"cannot read the answerability weights {path} ({exc})",
-                          "refit them: python -m benchmarks answerability --fit") from exc
+                          "refit them: python -m benchmarks answerability --refit") from exc

@@ -7,7 +7,10 @@
 - `known`: the same share over the whole collection's vocabulary: words no video ever says
   ("capital", "France" in a collection of how-tos) make a question off-topic;
 - `judge`: the judge's best P(yes), "does this step answer the question", over the steps judged
-  search read (needs the judge; `nan` without it).
+  search read (needs the judge; `nan` without it);
+- `covered`: the generator's own P(yes) to "do these moments contain the answer?", asked with the
+  prompt it answers from (a chat model's `Generator.covered`; its answer then reuses the prompt
+  already evaluated; `nan` for generators without it).
 
 The first three cost a plain search (milliseconds): they decide off-topic questions before any
 model runs. All of them come from the query context that search and evidence share.
@@ -23,6 +26,7 @@ from ..retrieve.text import tokenize
 
 CHEAP = ("relevance", "coverage", "known")
 JUDGED = (*CHEAP, "judge")
+FULL = (*JUDGED, "covered")
 
 
 @dataclass(frozen=True)
@@ -31,12 +35,16 @@ class Signals:
     coverage: float
     known: float
     judge: float = math.nan
+    covered: float = math.nan
+
+    def has(self, names: tuple[str, ...]) -> bool:
+        return not any(math.isnan(getattr(self, n)) for n in names)
 
     def vector(self, names: tuple[str, ...]) -> np.ndarray:
         return np.array([getattr(self, n) for n in names], np.float64)
 
     def to_dict(self) -> dict:
-        return {n: None if math.isnan(getattr(self, n)) else round(float(getattr(self, n)), 4) for n in JUDGED}
+        return {n: None if math.isnan(getattr(self, n)) else round(float(getattr(self, n)), 4) for n in FULL}
 
 
 def cheap_signals(qc, video: int, start: float, end: float, excerpt: str) -> Signals:

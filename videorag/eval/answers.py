@@ -17,6 +17,12 @@ or None when their denominator is empty:
 - abstention_precision: abstentions on unanswerable items / abstentions.
 - abstention_recall: abstentions on unanswerable items / unanswerable items.
 - false_abstention: abstentions on answerable items / answerable items.
+- answerability_auroc: how well the answers' `answerable` (P(the moments answer), from the
+  answerability stage) ranks answerable items above unanswerable ones (the area under the ROC
+  curve; None without both kinds or without the values); risk_coverage: [coverage, risk] when the
+  most confident tenth, fifth, … of the items are answered (risk: the share of unanswerable ones).
+- cited_seconds_p50, cited_within_15s: the length of the checked citations of answerable,
+  non-abstained answers (median seconds; share of them 15 s or shorter).
 
 `normalise` makes "Sixty seconds" and "60 seconds" one text: lowercase; number words to digits
 (up to 999,999, "a hundred" = 100, decimals "five point five" = 5.5, "point seven five" = 0.75,
@@ -28,6 +34,8 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePath
+
+import numpy as np
 
 from .metrics import rouge_l
 
@@ -206,6 +214,7 @@ def _row(item: dict, answer: dict) -> dict:
     return {"id": item["id"], "split": item.get("split"), "kind": item.get("kind"), "answerable": answerable,
             "fact_ok": (not abstained and has_fact(answer.get("answer") or "", item["answer"])) if answerable else None,
             "abstained": abstained, "cited": len(checked), "cited_ok": sum(_on_window(c, item) for c in checked),
+            "cited_seconds": [round(c["end"] - c["start"], 3) for c in checked], "p": answer.get("answerable"),
             "support": [claim.get("support") for claim in answer.get("claims") or []]}
 
 
@@ -238,8 +247,44 @@ def score_answers(items: list[dict], answers: list[dict], threshold: float = 0.5
         "abstention_precision": _ratio(sum(not r["answerable"] for r in abstained), len(abstained)),
         "abstention_recall": _ratio(sum(r["abstained"] for r in unanswerable), len(unanswerable)),
         "false_abstention": _ratio(sum(r["abstained"] for r in answerable), len(answerable)),
+        **_answerability(rows), **_lengths([s for r in spoken for s in r["cited_seconds"]]),
         "per_item": rows,
     }
+
+
+def _answerability(rows: list[dict]) -> dict:
+    scored = [r for r in rows if r["p"] is not None]
+    labels = np.array([r["answerable"] for r in scored], bool)
+    scores = np.array([r["p"] for r in scored], np.float64)
+    return {"answerability_auroc": auroc(labels, scores), "risk_coverage": risk_coverage(labels, scores)}
+
+
+def _lengths(seconds: list[float]) -> dict:
+    return {"cited_seconds_p50": float(np.median(seconds)) if seconds else None,
+            "cited_within_15s": _ratio(sum(s <= 15.0 for s in seconds), len(seconds))}
+
+
+def auroc(labels: np.ndarray, scores: np.ndarray) -> float | None:
+    """The area under the ROC curve: the chance that a positive scores above a negative (ties
+    count half); None without both."""
+    pos, neg = scores[labels], scores[~labels]
+    if not len(pos) or not len(neg):
+        return None
+    wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return round(float(wins) / (len(pos) * len(neg)), 3)
+
+
+def risk_coverage(labels: np.ndarray, scores: np.ndarray, steps: int = 10) -> list[list[float]]:
+    """[coverage, risk] when the most confident 1/steps, 2/steps, … of the items are answered;
+    risk is the share of negatives among them."""
+    if not len(scores):
+        return []
+    order = np.argsort(-scores, kind="stable")
+    out = []
+    for i in range(1, steps + 1):
+        k = max(1, round(i * len(scores) / steps))
+        out.append([round(i / steps, 2), round(float(1 - labels[order[:k]].mean()), 3)])
+    return out
 
 
 def by_group(items: list[dict], answers: list[dict], key: str, threshold: float = 0.5) -> dict[str, dict]:

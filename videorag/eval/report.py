@@ -28,8 +28,9 @@ INDEX_COLUMNS = ("window_hit@1", "video_hit@1", "moment_recall@5", "moment_recal
                  "chunk_recall@5", "chunk_ndcg@5", "generation_pass", "recall_any@1", "recall_any@5", "ndcg@10", "mrr")
 
 
-ANSWER_COLUMNS = ("key_fact_accuracy", "rouge_l", "citation_precision", "claim_support_rate",
-                  "abstention_precision", "abstention_recall", "false_abstention")
+ANSWER_COLUMNS = ("key_fact_accuracy", "rouge_l", "citation_precision", "cited_seconds_p50", "cited_within_15s",
+                  "claim_support_rate", "abstention_precision", "abstention_recall", "false_abstention",
+                  "answerability_auroc")
 
 
 def answers_table(result: dict) -> str:
@@ -40,7 +41,9 @@ def answers_table(result: dict) -> str:
     rows = [f"| {name} | {g['n']} | " + " | ".join(_cell(g.get(c)) for c in ANSWER_COLUMNS)
             + (f" | {result['first_piece_ms']['p50']} | {result['answer_ms']['p50']} / {result['answer_ms']['p95']} |"
                if name == "all" else " | | |") for name, g in groups]
-    return "\n".join([head] + rows)
+    curve = ", ".join(f"{c:.0%}: {r:.2f}" for c, r in result.get("risk_coverage") or [])
+    return "\n".join([head] + rows + ([f"\nRisk–coverage (all; coverage: share unanswerable among the answered, "
+                                        f"most confident first): {curve}"] if curve else []))
 
 
 def _cell(value) -> str:

@@ -73,6 +73,6 @@ def resolve_backend(name: str) -> str:
     installed — the generator that measures best on real speech — else the extractive one."""
     if name != "auto":
         return name
-    from ..rerank.llm import available
+    from ..models import judge_available as available
 
     return "llamacpp" if available() else "extractive"

@@ -2,12 +2,12 @@
 and on-screen text.
 
 Default model: Qwen2.5-Coder-1.5B-Instruct, the judge's model, when it is installed (`videorag
-[judge]`), asked through its chat template to answer from numbered moments and cite them as
-`[n]`. It is first asked whether the moments hold the answer at all: when it is sure enough they
-do not (`verify.uncovered`), the answer is `NOT COVERED`, which `videorag.verify` turns into an
-abstention (asked to answer or say NOT COVERED in one go, it says NOT COVERED to most answerable
-questions too). Else Gemma 3 270M (`videorag[llamacpp]`), a base model, as a plain
-completion. `config.model` takes a GGUF path or a model name `videorag models` lists (any model
+[judge]`; one copy in memory serves both), asked through its chat template to answer from
+numbered moments and cite them as `[n]`. `covered` asks it, with the same prompt, whether the
+moments hold the answer at all: a signal of the answerability stage (`videorag.answerability`),
+which decides whether to answer; the answer's request then reuses the prompt already evaluated.
+(Asked to answer or say NOT COVERED in one go, it says NOT COVERED to most answerable questions
+too.) Else Gemma 3 270M (`videorag[llamacpp]`), a base model, as a plain completion. `config.model` takes a GGUF path or a model name `videorag models` lists (any model
 but Gemma 270M is asked through chat).
 """
 from __future__ import annotations
@@ -16,7 +16,6 @@ from ..config import GenerateConfig
 from ..models import GEMMA3_270M, QWEN_CODER_1_5B, resolve
 from ..types import Answer, span
 from .gguf import CONTEXT, local_model
-from ..verify.claims import NOT_COVERED
 from .prompt import completion_prompt
 
 _STOP = ["\n\n", "Question:", "Transcript of video"]
@@ -45,7 +44,7 @@ class LlamaCppGenerator:
 
     def warm_up(self) -> None:
         if self._llm is None:
-            from ..rerank.llm import available
+            from ..models import judge_available as available
 
             default = QWEN_CODER_1_5B if available() else GEMMA3_270M   # the judge's model, when installed
             self.model_path, self.model_name = resolve(self.config.model, default)
@@ -54,8 +53,6 @@ class LlamaCppGenerator:
 
     def generate(self, question: str, evidence: list) -> Answer:
         request = self._request(question, evidence)
-        if not self._covered(request):
-            return self._answer(question, evidence, NOT_COVERED)
         if self.chat:
             text = self._llm.chat(request)["choices"][0]["message"]["content"]
         else:
@@ -66,10 +63,6 @@ class LlamaCppGenerator:
         """Optional contract method: the answer's text pieces as they are generated, then the
         Answer (what `generate` returns)."""
         request, chat = self._request(question, evidence), self.chat
-        if not self._covered(request):
-            yield NOT_COVERED
-            yield self._answer(question, evidence, NOT_COVERED)
-            return
         pieces = []
         for chunk in self._llm.stream(request, route="handle_chat_completions" if chat else "handle_completions"):
             choice = (chunk.get("choices") or [{}])[0]
@@ -82,24 +75,24 @@ class LlamaCppGenerator:
             yield answer.answer
         yield answer
 
+    def covered(self, question: str, evidence: list) -> float | None:
+        """Optional contract method: P(yes) to "do these moments contain the answer?", asked with
+        the prompt the answer is written from (its evaluated prefix is reused by the answer);
+        None from a completion model, which is not asked."""
+        if not self.chat or not evidence:
+            return None
+        from ..rerank.llm import yes_probability
+
+        request = self._request(question, evidence)
+        user = request["messages"][-1]["content"] + COVERED
+        probe = {"messages": [*request["messages"][:-1], {"role": "user", "content": user}], "max_tokens": 1,
+                 "temperature": 0.0, "logprobs": True, "top_logprobs": 20}
+        return yes_probability(self._llm.chat(probe))
+
     def complete(self, prompt: str, max_tokens: int = 8) -> str:
         """Optional contract method: a raw completion (used e.g. as a G-Eval judge)."""
         self.warm_up()
         return self._llm.complete({"prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0})["choices"][0]["text"]
-
-    def _covered(self, request: dict) -> bool:
-        """Whether the moments hold an answer, as the model sees them: asked first (the same
-        prompt plus a yes/no question, so the answer's request reuses its evaluated prefix);
-        P(no) at or above `verify.uncovered` means no. A completion model is not asked."""
-        if not self.chat:
-            return True
-        from ..rerank.llm import yes_probability
-
-        user = request["messages"][-1]["content"] + COVERED
-        probe = {"messages": [*request["messages"][:-1], {"role": "user", "content": user}], "max_tokens": 1,
-                 "temperature": 0.0, "logprobs": True, "top_logprobs": 20}
-        p_yes = yes_probability(self._llm.chat(probe))
-        return p_yes is None or 1.0 - p_yes < self.config.verify.uncovered
 
     def _answer(self, question: str, evidence: list, text: str) -> Answer:
         return Answer(question, text.strip() or "(the model returned no answer)",

@@ -86,7 +86,7 @@ class Carve:
         chosen = self.config.carve.reranker
         if chosen.backend != "auto":
             return chosen
-        from ..rerank.llm import available
+        from ..models import judge_available as available
 
         judge = self.config.judge.reranker
         return judge if available(judge) else replace(chosen, backend="e5")

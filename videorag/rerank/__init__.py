@@ -60,7 +60,7 @@ def resolved(config: RerankConfig) -> RerankConfig:
     """`config` with `auto` made concrete: `llm` when the judge can run here, else `e5`."""
     if config.backend != AUTO:
         return config
-    from .llm import available
+    from ..models import judge_available as available
 
     return replace(config, backend="llm" if available(replace(config, backend="llm")) else "e5")
 

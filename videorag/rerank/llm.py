@@ -157,19 +157,6 @@ class LLMReranker(ScoringReranker):
                 self._memo.popitem(last=False)
 
 
-def available(config: RerankConfig | None = None) -> bool:
-    """Whether the default local judge can run here without a download: its runtime and model
-    installed (nothing is loaded or assembled)."""
-    import importlib.util
-
-    from ..models import QWEN_CODER_1_5B, installed
-
-    config = config or RerankConfig(backend="llm")
-    if config.generator != "llamacpp" or importlib.util.find_spec("xllamacpp") is None:
-        return config.generator == "openai" and bool(config.base_url or os.environ.get("OPENAI_BASE_URL"))
-    return bool(config.model and os.path.exists(config.model)) or installed(QWEN_CODER_1_5B)
-
-
 def _jpegs(qc, candidate: Candidate) -> list[bytes]:
     """JPEGs of a visual candidate's frames (at most MAX_FRAMES, each frame once)."""
     video_id = qc.corpus.video_ids[candidate.video]

@@ -120,7 +120,7 @@ class Service:
         """The registered methods, the default, and the judge: whether it can run here, its
         model, and whether `ask` uses it unless told otherwise."""
         from ..methods import METHODS
-        from ..rerank.llm import available
+        from ..models import judge_available as available
 
         judge = self.rag.config.search.judge
         return {"default": self.rag.config.search.method, "methods": METHODS.names(),
