@@ -51,6 +51,7 @@ def options(parser) -> None:
     parser.add_argument("--questions", type=int, default=100, help="WikiHowQA questions sampled (default 100)")
     parser.add_argument("--refit", action="store_true", help="fit from the saved signals only")
     parser.add_argument("--only", choices=("wikihow", "moments"), help="collect one source (the other's saved rows kept)")
+    parser.add_argument("--answers", type=Path, help="the moment rows from `benchmarks answers --collect`'s results")
 
 
 def main(run) -> dict:
@@ -144,12 +145,11 @@ def moment_rows(run) -> list[dict]:
     from .bench_answers import golden_items
     from .bench_moments import golden, moment_rag
 
+    if run.args.answers:
+        return answers_rows(run.args.answers)
     gold = golden(run)
     rag, _ = moment_rag(run, gold)
-    neutral = run.work / "answerability" / "collect-weights.json"   # nothing refused: every signal read
-    neutral.parent.mkdir(parents=True, exist_ok=True)
-    Weights(*(_zero(names) for names in (CHEAP, JUDGED, FULL)), -1.0).save(neutral)
-    rag.config = run.config(f"generate.verify.weights={neutral}")
+    rag.config = run.config(f"generate.verify.weights={write_neutral(run.work)}")
     offtopic = json.loads((HERE / "answers" / "offtopic.json").read_text())
     items = golden_items(gold.rows) + [{"id": f"offtopic-{split}-{n}", "question": q["question"], "answer": None,
                                         "split": split, "offtopic": True}
@@ -162,6 +162,23 @@ def moment_rows(run) -> list[dict]:
                      "answerable": item["answer"] is not None, **verdict.signals.to_dict()})
         print(f"{kind:10s} {rows[-1]}", file=sys.stderr)
     return rows
+
+
+def answers_rows(path: Path) -> list[dict]:
+    """The moment rows from `python -m benchmarks answers --collect`'s answers (its first row)."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    rows = json.loads(opener(path, "rt").read())["rows"]
+    answers = next(iter(rows.values()))["answers"]
+    return [{"source": "moments", "id": a["id"], "split": a["split"],
+             "kind": a["kind"] if a["kind"] == "off-topic" else "answerable" if a["answerable_item"] else "near-miss",
+             "answerable": a["answerable_item"], **a["signals"]} for a in answers if a.get("signals")]
+
+
+def write_neutral(work: Path) -> Path:
+    """Weights that refuse nothing (every signal is read), for collecting."""
+    path = work / "answerability" / "collect-weights.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return Weights(*(_zero(names) for names in (CHEAP, JUDGED, FULL)), -1.0).save(path)
 
 
 def _zero(names: tuple[str, ...]) -> Logistic:

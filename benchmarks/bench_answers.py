@@ -2,17 +2,23 @@
 setting.
 
 The golden answer set is the moment benchmark's questions (both splits; their key facts in
-`answers/facts.json`, the answering lines as references) plus questions no video answers
-(`answers/unanswerable.json`), over the index `moments` builds (cached; `--set ingest.…` gives
-an index of its own). Each row is a list of settings (as `--set` takes them) applied to a fresh
+`answers/facts.json`, the answering lines as references) plus questions no video answers: near
+misses on the videos' own topics (`answers/unanswerable.json`) and off-topic ones
+(`answers/offtopic.json`), over the index `moments` builds (cached; `--set ingest.…` gives an
+index of its own). Each row is a list of settings (as `--set` takes them) applied to a fresh
 `Config` after the run's own `--set` items; `ask` runs as a user runs it (the judge and the
 verifier on when installed). Columns per split (dev / test): key-fact accuracy, citation
 precision, claim support rate, abstention precision / recall, false abstention; over all
 questions ROUGE-L and the time to the first streamed piece and to the whole answer (p50).
 
     python -m benchmarks answers [--row "generate.backend=llamacpp" ...] [--set ingest.captioner=ocr]
-        [--limit N]
-prints the table and writes OUT/answers.json (every answer; OUT/answers-HASH.json with --set).
+        [--limit N] [--collect]
+prints the table and writes OUT/answers.json (every answer with the answerability signals it was
+decided on; OUT/answers-HASH.json with --set). `--collect`: nothing is refused (neutral
+answerability weights), so every answer is written and every signal read; the table is then
+scored as the shipped weights would have decided (`rescored`: an answer they refuse counts as an
+abstention, its latency as measured) — the moment rows of `python -m benchmarks answerability
+--answers OUT/answers.json` come from this run.
 """
 from __future__ import annotations
 
@@ -30,8 +36,8 @@ from .moments.corpus import SPLITS, recordings
 
 HERE = Path(__file__).resolve().parent / "answers"
 ROWS = ["generate.backend=extractive", "generate.backend=llamacpp"]
-COLUMNS = ("key_fact_accuracy", "citation_precision", "claim_support_rate", "abstention_precision",
-           "abstention_recall", "false_abstention")
+COLUMNS = ("key_fact_accuracy", "citation_precision", "cited_seconds_p50", "claim_support_rate",
+           "abstention_precision", "abstention_recall", "false_abstention", "answerability_auroc")
 
 
 def references() -> dict[str, str]:
@@ -45,22 +51,55 @@ def references() -> dict[str, str]:
 
 
 def golden_items(rows: dict[str, list[dict]]) -> list[dict]:
-    """Both splits' answer items from the moment benchmark's golden rows."""
+    """Both splits' answer items from the moment benchmark's golden rows, then the off-topic
+    questions (kind "off-topic")."""
     facts = json.loads((HERE / "facts.json").read_text())
     unanswerable = json.loads((HERE / "unanswerable.json").read_text())
+    offtopic = json.loads((HERE / "offtopic.json").read_text())
     refs = references()
     return [{**item, "split": split} for split in SPLITS
-            for item in golden_answers(rows[split], facts, unanswerable[split], refs)]
+            for item in golden_answers(rows[split], facts, unanswerable[split], refs)] + \
+        [{"id": f"offtopic-{split}-{n}", "question": q["question"], "video": None, "window": None, "answer": None,
+          "reference": None, "split": split, "kind": "off-topic"}
+         for split in SPLITS for n, q in enumerate(offtopic[split], 1)]
 
 
-def run_row(rag: VideoRAG, items: list[dict]) -> dict:
+def run_row(rag: VideoRAG, items: list[dict], weights=None) -> dict:
+    """One row: every item asked; scored as asked, or as `weights` decide (`rescored`)."""
     answers, first, whole = answer_all(rag, items, None)
-    threshold = rag.config.generate.verify.threshold
-    result = score_answers(items, answers, threshold)
-    result["by_split"] = by_group(items, answers, "split", threshold)
+    answers = [{**a, "id": i["id"], "split": i["split"], "kind": i["kind"], "answerable_item": i["answer"] is not None}
+               for i, a in zip(items, answers)]
+    if weights is not None:
+        answers = rescored(answers, weights)
+    result = scored(items, answers, rag.config.generate.verify.threshold)
     result["first_ms"], result["answer_ms"] = (round(1000 * sorted(x)[len(x) // 2]) for x in (first, whole))
     result["answers"] = answers
     return result
+
+
+def scored(items: list[dict], answers: list[dict], threshold: float) -> dict:
+    result = score_answers(items, answers, threshold)
+    result["by_split"] = by_group(items, answers, "split", threshold)
+    result["by_kind"] = by_group(items, answers, "kind", threshold)
+    return result
+
+
+def rescored(answers: list[dict], weights) -> list[dict]:
+    """The answers as the answerability stage with `weights` decides them from their signals:
+    one it refuses becomes an abstention (no citations, no claims)."""
+    from videorag.answerability import Answerability, Signals
+    from videorag.verify import ABSTAINED
+
+    stage, out = Answerability(weights), []
+    for a in answers:
+        if not a.get("signals"):
+            out.append(a)
+            continue
+        verdict = stage.verdict(Signals(*(float("nan") if a["signals"].get(n) is None else a["signals"][n]
+                                          for n in ("relevance", "coverage", "known", "judge", "covered"))))
+        refused = {"answer": ABSTAINED, "citations": [], "claims": [], "abstained": True} if not verdict.answerable else {}
+        out.append({**a, **refused, "answerable": round(verdict.probability, 3), "decided_by": verdict.stage})
+    return out
 
 
 def table(rows: list[tuple[str, dict]]) -> str:
@@ -72,16 +111,20 @@ def table(rows: list[tuple[str, dict]]) -> str:
                  for s in SPLITS]
         rouge = "–" if r.get("rouge_l") is None else f"{r['rouge_l']:.1f}"
         lines.append(f"| {name} | " + " | ".join(cells) + f" | {rouge} | {r['first_ms']} / {r['answer_ms']} |")
+        offtopic = r.get("by_kind", {}).get("off-topic", {}).get("abstention_recall")
+        if offtopic is not None:
+            lines.append(f"| ↳ off-topic questions abstained | {_cell(offtopic)} | | | |")
     return "\n".join(lines)
 
 
 def _cell(value) -> str:
-    return "–" if value is None else f"{value:.2f}"
+    return "–" if value is None else f"{value:.2f}" if value <= 1 else f"{value:.1f}"
 
 
 def options(parser) -> None:
     parser.add_argument("--row", action="append", default=[], help="a row of settings (default: the two generators)")
     parser.add_argument("--limit", type=int, default=None, help="the first N questions of each split (a quick look)")
+    parser.add_argument("--collect", action="store_true", help="refuse nothing; score as the shipped weights decide")
 
 
 def main(run) -> dict:
@@ -89,11 +132,17 @@ def main(run) -> dict:
     every = golden_items(gold.rows)
     items = [it for split in SPLITS for it in [i for i in every if i["split"] == split][:run.args.limit]]
     rag, _ = moment_rag(run, gold)
-    rows = []
+    rows, neutral, weights = [], [], None
+    if run.args.collect:
+        from videorag.answerability import load
+
+        from .bench_answerability import write_neutral
+
+        neutral, weights = [f"generate.verify.weights={write_neutral(run.work)}"], load()
     for row in run.args.row or ROWS:
-        rag.config = run.config(*shlex.split(row))                          # the row's generator, made anew
+        rag.config = run.config(*shlex.split(row), *neutral)               # the row's generator, made anew
         rag.judge.forget()                                              # the row pays for its own judgements
-        rows.append((row, run_row(rag, items)))
+        rows.append((row, run_row(rag, items, weights)))
         print(table(rows[-1:]), file=sys.stderr)
     text = table(rows)
     print(text)

@@ -166,28 +166,31 @@ class VideoRAG:
         """Answer from the method's evidence, citing its moments, or abstain when the moments do
         not answer the question (`videorag.answerability`). `judge`: the moments chosen by the
         judge (default: whenever its model is installed); `timings` as in `search`."""
-        asked = self.prepare(question, method, judge, timings)
-        if asked.refused:
-            return self._refusal(question, asked)
-        return self._checked(self.generator.generate(question, asked.evidence), asked)
+        return self.answer(self.prepare(question, method, judge, timings))
 
     def ask_stream(self, question: str, *, method: str | None = None,
                    judge: bool | None = None) -> Iterator[str | Answer]:
-        """`ask`, token by token: text pieces as the generator writes them, then the Answer.
-        A generator without streaming gives its whole answer as one piece."""
-        asked, generator = self.prepare(question, method, judge), self.generator
+        """`ask`, token by token: text pieces as the generator writes them, then the Answer."""
+        return self.stream(self.prepare(question, method, judge))
+
+    def answer(self, asked: Asked) -> Answer:
+        """The answer to a prepared question (`prepare`): its refusal, or the generator's answer
+        verified."""
         if asked.refused:
-            answer = self._refusal(question, asked)
+            return self._refusal(asked)
+        return self._checked(self.generator.generate(asked.question, asked.evidence), asked)
+
+    def stream(self, asked: Asked) -> Iterator[str | Answer]:
+        """`answer`, piece by piece: text pieces, then the Answer. A generator without streaming
+        gives its whole answer as one piece."""
+        generator = self.generator
+        if asked.refused or not hasattr(generator, "stream"):
+            answer = self.answer(asked)
             yield answer.answer
             yield answer
             return
-        if hasattr(generator, "stream"):
-            for piece in generator.stream(question, asked.evidence):
-                yield piece if isinstance(piece, str) else self._checked(piece, asked)
-            return
-        answer = generator.generate(question, asked.evidence)
-        yield answer.answer
-        yield self._checked(answer, asked)
+        for piece in generator.stream(asked.question, asked.evidence):
+            yield piece if isinstance(piece, str) else self._checked(piece, asked)
 
     @property
     def answerability(self):
@@ -213,12 +216,12 @@ class VideoRAG:
         if stage is not None:
             verdict = stage.screen(*self._top_moment(request, method))
             if verdict.stage == "off-topic":
-                return Asked([], judged, verdict)
+                return Asked(question, [], judged, verdict)
         evidence = gather(chosen, request)
         if stage is not None:
             own = getattr(self.generator, "covered", None)
             verdict = stage.decide(verdict, request.context, own and (lambda: own(question, evidence)))
-        return Asked(evidence, judged, verdict)
+        return Asked(question, evidence, judged, verdict)
 
     def _top_moment(self, request: EvidenceRequest, method: str | None):
         """(query context, plain retrieval's top hit or None, its excerpt's text) for the screen."""
@@ -272,14 +275,15 @@ class VideoRAG:
         cfg = self.config.generate.verify
         verifying = cfg.enabled if cfg.enabled is not None else self.judged(None, default=True)
         checks = verifying and hasattr(self.judge, "probabilities")   # a yes/no judge (not a bi-encoder)
-        return verify(answer, asked.evidence, self.judge if checks else None, cfg, self.query_embedder)
+        return verify(answer, asked.evidence, self.judge if checks else None, cfg, self.query_embedder,
+                      decided=asked.verdict is not None)
 
-    def _refusal(self, question: str, asked: Asked) -> Answer:
+    def _refusal(self, asked: Asked) -> Answer:
         """The abstention the answerability stage decided (no generator ran)."""
         from .verify import abstain
 
-        answer = Answer(question, "", [], self.generator.name, answerable=asked.probability)
-        answer.judge = self.judge.label if asked.judged and asked.verdict.stage == "judged" else None
+        answer = Answer(asked.question, "", [], self.generator.name, answerable=asked.probability)
+        answer.judge = self.judge.label if asked.judged and asked.verdict.stage in ("judged", "full") else None
         return abstain(answer)
 
 
@@ -288,6 +292,7 @@ class Asked:
     """A question made ready to answer: its evidence, whether the judge chose it, and the
     answerability verdict (None: the stage is off)."""
 
+    question: str
     evidence: list[Evidence]
     judged: bool
     verdict: object = None   # videorag.answerability.Verdict

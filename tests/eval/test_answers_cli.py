@@ -13,7 +13,11 @@ class StreamingRag:
     def __init__(self, *args, **kwargs):
         pass
 
-    def ask_stream(self, question, method=None):
+    def prepare(self, question, method=None):
+        return type("Asked", (), {"question": question, "verdict": None})()
+
+    def stream(self, asked):
+        question = asked.question
         if question.startswith("how long"):
             yield "Four hours "
             yield "[1]."

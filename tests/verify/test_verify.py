@@ -98,3 +98,11 @@ def test_answer_json_carries_claims_and_abstention():
     out = verify(answer("Sand the area around the hole [1]."), evidence(), SupportJudge(), VerifyConfig()).to_dict()
     assert out["claims"] == [{"text": "Sand the area around the hole.", "citations": [1], "support": 0.9, "supported": True}]
     assert out["abstained"] is False and out["citations"][0] == Citation("v1", "/videos/tire.mp4", 10.0, 14.0).to_dict()
+
+
+def test_an_answer_the_answerability_stage_let_through_is_marked_not_abstained():
+    out = verify(answer("Use a hair dryer [1]."), evidence(), SupportJudge(), VerifyConfig(), decided=True)
+    assert not out.abstained and out.claims[0].supported is False
+    dropped = verify(answer("Use a hair dryer [1]."), evidence(), SupportJudge(), VerifyConfig(unsupported="drop"),
+                     decided=True)
+    assert dropped.abstained   # nothing left to say

@@ -247,17 +247,20 @@ def cmd_answers(args, config):
 
 
 def answer_all(rag, items: list[dict], method: str | None, show_progress: bool = False):
-    """(answer dicts, seconds to the first streamed piece, seconds to the whole answer) per item."""
+    """(answer dicts, seconds to the first streamed piece, seconds to the whole answer) per item;
+    each answer dict also holds the answerability `signals` it was decided on (None: no stage)."""
     from tqdm.auto import tqdm
 
     answers, first, whole = [], [], []
     for item in tqdm(items, desc="answers", disable=not show_progress):
         start, seen = time.perf_counter(), None
-        for piece in rag.ask_stream(item["question"], method=method):
+        asked = rag.prepare(item["question"], method)
+        for piece in rag.stream(asked):
             if isinstance(piece, str):
                 seen = seen or time.perf_counter() - start
             else:
-                answers.append(piece.to_dict())
+                signals = asked.verdict.signals.to_dict() if asked.verdict is not None else None
+                answers.append({**piece.to_dict(), "signals": signals})
         whole.append(time.perf_counter() - start)
         first.append(seen if seen is not None else whole[-1])
     return answers, first, whole

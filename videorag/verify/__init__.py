@@ -9,8 +9,10 @@ reads each cited sentence — and what the screen shows — and gives a claim's 
 words answer the question) — for a claim that is not a quote of them, the lesser of that and
 P(they say what the claim says). A quote is not supported by being a quote. A claim under
 `VerifyConfig.threshold` is unsupported: marked (default) or dropped. When the generator says the
-moments do not cover the question, or no claim is supported, the answer abstains: it says the
-videos do not cover it, cites nothing, and `abstained` is true.
+moments do not cover the question, or no claim is left, the answer abstains: it says the videos
+do not cover it, cites nothing, and `abstained` is true. When no claim is supported, it abstains
+too unless the answerability stage already decided that the moments answer (`decided`): that
+calibrated decision is not overruled by an uncalibrated one; its claims stay marked.
 """
 from __future__ import annotations
 
@@ -29,9 +31,11 @@ SUPPORT = ("Is the claim supported by the passage? The passage comes from speech
            "misheard words; the screen text is what the video shows. Reply yes or no.")
 
 
-def verify(answer: Answer, evidence: list, judge, config: VerifyConfig, embedder=None) -> Answer:
+def verify(answer: Answer, evidence: list, judge, config: VerifyConfig, embedder=None,
+           decided: bool = False) -> Answer:
     """The answer with its claims pointing at their sentences (support filled in when `judge` is
-    given), unsupported ones marked or dropped, or abstained."""
+    given), unsupported ones marked or dropped, or abstained (`decided`: the answerability stage
+    found the moments answer the question)."""
     claims = answer.claims or split_claims(answer.answer, len(answer.citations))
     if says_not_covered(answer.answer) or not claims or not answer.citations:   # nothing retrieved to stand on
         return abstain(answer)
@@ -41,10 +45,12 @@ def verify(answer: Answer, evidence: list, judge, config: VerifyConfig, embedder
         _support(answer.question, claims, cited, _screens(cited, evidence), judge)
         for claim in claims:
             claim.supported = claim.support >= config.threshold
-        if not any(c.supported for c in claims):
+        if not decided and not any(c.supported for c in claims):
             return abstain(answer)
         if config.unsupported == "drop":
             claims = _renumbered([c for c in claims if c.supported], answer)
+            if not claims:
+                return abstain(answer)
     answer.claims = claims
     answer.answer = " ".join(marked(c.text, c.citations) for c in claims)
     return answer
