@@ -56,6 +56,10 @@ THUMBNAIL = """() => {
     const img = document.querySelector('.card img');
     return img !== null && img.complete && img.naturalWidth > 0;
 }"""
+THUMBNAILS = """() => {
+    const imgs = [...document.querySelectorAll('.card img')];
+    return imgs.length > 0 && imgs.every((img) => img.complete && img.naturalWidth > 0);
+}"""
 
 
 def build_library(root: Path, count: int = 3, seconds: int = 30) -> Path:
@@ -79,9 +83,11 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def served(index: Path, root: Path | None = None, token: str | None = TOKEN,
-           timeout: float = 60.0, options: tuple[str, ...] = ("--no-judge",)) -> Iterator[str]:
-    """`videorag serve` over `index` in a subprocess until the block ends; yields its base URL.
-    No judge unless `options` ask for one (whatever this machine has installed)."""
+           timeout: float = 60.0, options: tuple[str, ...] = ("--no-judge",),
+           ready: str = "/videos") -> Iterator[str]:
+    """`videorag serve` over `index` in a subprocess until the block ends; yields its base URL
+    once GET `ready` answers. No judge unless `options` ask for one (whatever this machine has
+    installed)."""
     port = free_port()
     command = [sys.executable, "-m", "videorag.cli", "serve", "--index", str(index), "--port", str(port),
                "--embed-backend", "hashing", *options]
@@ -92,7 +98,7 @@ def served(index: Path, root: Path | None = None, token: str | None = TOKEN,
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_up(proc, url, timeout, log)
+        _wait_until_up(proc, url, timeout, log, ready)
         yield url
     finally:
         proc.terminate()
@@ -103,16 +109,16 @@ def served(index: Path, root: Path | None = None, token: str | None = TOKEN,
             proc.wait()
 
 
-def _wait_until_up(proc: subprocess.Popen, url: str, timeout: float, log: Path) -> None:
+def _wait_until_up(proc: subprocess.Popen, url: str, timeout: float, log: Path, ready: str = "/videos") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"videorag serve exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
         with contextlib.suppress(httpx.TransportError):
-            if httpx.get(f"{url}/videos", timeout=5).status_code == 200:
+            if httpx.get(url + ready, timeout=5).status_code == 200:
                 return
         time.sleep(0.2)
-    raise RuntimeError(f"videorag serve did not answer GET /videos within {timeout} s:\n{log.read_text()[-3000:]}")
+    raise RuntimeError(f"videorag serve did not answer GET {ready} within {timeout} s:\n{log.read_text()[-3000:]}")
 
 
 def launch(playwright):
@@ -219,6 +225,23 @@ def test_search_card_shows_the_moment_and_opens_the_player_there(page, server):
     card.click()
     page.wait_for_function(SEEKED, arg=[start, best["video_id"]])
     assert page.eval_on_selector("#player", "v => v.duration") == pytest.approx(30, abs=0.5)
+
+
+def test_the_first_search_after_the_server_starts_shows_its_thumbnails_at_once(browser, corpus):
+    """The server opens its frame store (the index) before it answers: the first search's
+    thumbnails do not wait the seconds of importing LanceDB and opening the tables, black
+    meanwhile (a second visit found them in the browser's cache). Nothing but GET /methods, which
+    reads no index, is asked before the search, as the page itself asks."""
+    root, index = corpus
+    with served(index, ready="/methods") as url:
+        context, page, errors = _open(browser, url)
+        search(page, QUERY)
+        start = time.monotonic()
+        page.wait_for_function(THUMBNAILS)
+        waited = time.monotonic() - start
+        context.close()
+    assert waited < 1.0, f"the first search's thumbnails came {waited:.1f} s after its cards"
+    assert not errors, errors
 
 
 def test_ask_streams_the_answer_and_citations_seek_the_player(page, server):
