@@ -3,14 +3,17 @@
 Each distinct frame (see `dedup`) goes as an image with a short captioning prompt; the reply is
 joined with what is said around the frame. Server, model and key as for the `openai` generator:
 `caption_base_url` / $OPENAI_BASE_URL, `caption_model` / $OPENAI_MODEL (else the first model the
-server lists), $OPENAI_API_KEY. Requests go through `videorag.generate.openai`.
+server lists), $OPENAI_API_KEY. Requests go through `videorag.generate.openai`. A server that
+takes no images (most local ones serve a text model) cannot caption: a `CaptionError` says so,
+at once for every later frame.
 """
 from __future__ import annotations
 
 import logging
 import os
 
-from ..generate.openai import chat, first_model, image_part, server_url
+from ..errors import CaptionError, GenerationError
+from ..generate.openai import chat, first_model, image_part, refused_images, server_url, takes_images
 from ..types import Caption, Frame, Segment
 from .base import SAID_SECONDS, caption_frames
 from .dedup import CHANGED_SHARE
@@ -46,7 +49,19 @@ class OpenAICaptioner:
         return [self.describe_one(frame) for frame in frames]
 
     def describe_one(self, frame: Frame) -> str:
+        if not takes_images(self.base_url, self.model_name):
+            raise self._no_images()
         content = [image_part(frame.jpeg), {"type": "text", "text": PROMPT}]
         body = {"model": self.model_name, "messages": [{"role": "user", "content": content}],
                 "max_tokens": self.max_tokens, "temperature": 0.0}
-        return " ".join(chat(self.base_url, body, self.timeout).split())
+        try:
+            return " ".join(chat(self.base_url, body, self.timeout).split())
+        except GenerationError as exc:
+            if refused_images(exc, self.base_url, self.model_name, warn=False):
+                raise self._no_images(f" ({exc.reply})") from exc
+            raise
+
+    def _no_images(self, said: str = "") -> CaptionError:
+        return CaptionError(f"{self.base_url} (model {self.model_name}) takes no images{said}: the openai "
+                            "captioner describes frames", "serve a vision-language model (llama.cpp with --mmproj, "
+                            "a vision model in Ollama or vLLM), or caption with --captions ocr")

@@ -5,6 +5,11 @@ video's frames as images, then its transcript, and the question last; with `carv
 rank order in its winning view (a visual view's frames, a text view's text). Configuration:
 base URL from config / $OPENAI_BASE_URL (default http://localhost:8000/v1), model from config /
 $OPENAI_MODEL (default: the first model the server lists), key from $OPENAI_API_KEY.
+
+Most local servers are text only (llama.cpp without `--mmproj`, Ollama and vLLM with a text
+model): the first request whose images such a server refuses is sent again as text alone (a
+visual view's chunk as its transcript), the server is remembered as text-only for the process
+(`takes_images`) and a warning says so once.
 """
 from __future__ import annotations
 
@@ -13,7 +18,9 @@ import http.client
 import json
 import logging
 import os
+import re
 import reprlib
+import threading
 import urllib.error
 import urllib.request
 
@@ -34,38 +41,87 @@ class OpenAIGenerator:
         self.base_url = server_url(self.config.base_url)
         self.model = self.config.model or os.environ.get("OPENAI_MODEL")
 
-    def messages(self, question: str, evidence: list) -> list[dict]:
+    def messages(self, question: str, evidence: list, images: bool = True) -> list[dict]:
+        """The paper's order; without `images` (a text-only server) every video as its transcript."""
         content: list[dict] = []
         for number, ev in enumerate(evidence, 1):   # in rank order: CARVE's chunks interleave views
-            content += [image_part(frame.jpeg) for frame in ev.frames]
-            label = frames_text(number, ev) if ev.shows_frames else transcript_text(number, ev)
+            if images:
+                content += [image_part(frame.jpeg) for frame in ev.frames]
+            label = frames_text(number, ev) if images and ev.shows_frames else transcript_text(number, ev)
             content.append({"type": "text", "text": label})
         content.append({"type": "text", "text": f"Question: {question}"})
         return [{"role": "system", "content": INSTRUCTION}, {"role": "user", "content": content}]
 
     def generate(self, question: str, evidence: list) -> Answer:
-        body = {"model": self.model or self._first_model(), "messages": self.messages(question, evidence),
-                "max_tokens": self.config.max_tokens, "temperature": self.config.temperature}
-        text = chat(self.base_url, body, self.config.timeout)
+        text = self._chat(lambda images: {"messages": self.messages(question, evidence, images),
+                                          "max_tokens": self.config.max_tokens,
+                                          "temperature": self.config.temperature})
         return Answer(question, text, [ev.citation for ev in evidence], self.name)
 
     def complete(self, prompt: str, max_tokens: int = 8) -> str:
         """Optional contract method: one user message in, the reply text out (e.g. a judge)."""
-        body = {"model": self.model or self._first_model(), "max_tokens": max_tokens, "temperature": 0.0,
-                "messages": [{"role": "user", "content": prompt}]}
-        return chat(self.base_url, body, self.config.timeout)
+        return self.complete_with_images(prompt, [], max_tokens)
 
     def complete_with_images(self, prompt: str, images: list[bytes], max_tokens: int = 8) -> str:
         """Optional contract method: `complete` with JPEG images before the prompt in the one user
-        message (e.g. a chunk's frames when writing synthetic questions)."""
-        content = [image_part(jpeg) for jpeg in images] + [{"type": "text", "text": prompt}]
-        body = {"model": self.model or self._first_model(), "max_tokens": max_tokens, "temperature": 0.0,
-                "messages": [{"role": "user", "content": content}]}
-        return chat(self.base_url, body, self.config.timeout)
+        message (e.g. a chunk's frames when writing synthetic questions); the prompt alone to a
+        server that takes no images."""
+        def body(shown: bool) -> dict:
+            parts = [image_part(jpeg) for jpeg in images] if shown else []
+            content = parts + [{"type": "text", "text": prompt}] if parts else prompt
+            return {"max_tokens": max_tokens, "temperature": 0.0, "messages": [{"role": "user", "content": content}]}
+        return self._chat(body)
+
+    def _chat(self, body) -> str:
+        """The reply to `body(images)` (a request without its model), with images unless the
+        server is known to take none; one that refuses them is asked again as text alone."""
+        model = self.model or self._first_model()
+        images = takes_images(self.base_url, model)
+        request = {"model": model, **body(images)}
+        try:
+            return chat(self.base_url, request, self.config.timeout)
+        except GenerationError as exc:
+            if not (images and has_images(request) and refused_images(exc, self.base_url, model)):
+                raise
+        return chat(self.base_url, {"model": model, **body(False)}, self.config.timeout)
 
     def _first_model(self) -> str:
         self.model = first_model(self.base_url, self.config.timeout)
         return self.model
+
+
+# -- servers that take no images (remembered for the process, said once) -------------------------
+IMAGES = re.compile(r"image|vision|multimodal|mmproj", re.IGNORECASE)  # in a refusal of a request's images
+_text_only: set[tuple[str, str]] = set()
+_text_only_lock = threading.Lock()
+
+
+def takes_images(url: str, model: str) -> bool:
+    """False once the server at `url` refused images for `model` in this process."""
+    return (url, model) not in _text_only
+
+
+def has_images(request: dict) -> bool:
+    """Whether a chat request carries an image part."""
+    return any(isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"])
+               for m in request.get("messages", ()))
+
+
+def refused_images(exc: GenerationError, url: str, model: str, warn: bool = True) -> bool:
+    """Whether `exc`, the failure of a request with images, is the server refusing images
+    (llama.cpp without --mmproj: "image input is not supported"; OpenAI: "image_url is only
+    supported by certain models"). If so the server is text-only from now on: a warning says so
+    once (unless not `warn`)."""
+    if not IMAGES.search(getattr(exc, "reply", "")):
+        return False
+    with _text_only_lock:
+        first = (url, model) not in _text_only
+        _text_only.add((url, model))
+    if first and warn:
+        log.warning("%s (model %s) takes no images (%s): it is asked in text alone from now on (answers read "
+                    "transcripts, the judge leaves frames unjudged); for frames, serve a vision-language model "
+                    "(llama.cpp with --mmproj, a vision model in Ollama or vLLM)", url, model, exc.reply)
+    return True
 
 
 # -- the request code, shared with the openai captioner (videorag.caption.openai) ----------------
@@ -126,8 +182,10 @@ def call(url: str, route: str, body: dict | None, timeout: float) -> object:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             raw = response.read(MAX_REPLY_BYTES + 1)
     except urllib.error.HTTPError as exc:
-        raise GenerationError(f"{where} answered {exc.code}: {quote(error_body(exc))}",
-                              "check the model name and $OPENAI_API_KEY") from exc
+        reply = quote(error_body(exc))
+        error = GenerationError(f"{where} answered {exc.code}: {reply}", "check the model name and $OPENAI_API_KEY")
+        error.reply = reply   # what the server said (`refused_images` reads it)
+        raise error from exc
     except OSError as exc:  # refused, unreachable, timed out (URLError, TimeoutError, ConnectionError)
         raise GenerationError(f"cannot reach {where} ({quote(str(getattr(exc, 'reason', exc)))})",
                               "start the server or set --base-url / $OPENAI_BASE_URL") from exc

@@ -219,18 +219,33 @@ class ServerJudge:
             self.model_label = first_model(self.url, self.config.timeout)
 
     def ask(self, system: str, text: str, jpegs: list[bytes]) -> dict:
-        from ..generate.openai import call, image_part
+        """The reply to one user message; {} (unjudged) for frames a server takes no images for."""
+        from ..generate.openai import image_part, refused_images, takes_images
 
         self.warm_up()
+        if jpegs and not takes_images(self.url, self.model_label):
+            return {}
         content = [image_part(j) for j in jpegs] + [{"type": "text", "text": text}] if jpegs else text
         body = {"model": self.model_label, "max_tokens": 1, "temperature": 0.0,
                 "messages": [{"role": "system", "content": system}, {"role": "user", "content": content}]}
+        try:
+            return self._call(body)
+        except GenerationError as exc:
+            if jpegs and refused_images(exc, self.url, self.model_label):
+                return {}
+            raise
+
+    def _call(self, body: dict) -> dict:
+        """`body` asked with log-probabilities, until a server refuses them (not for its images)."""
+        from ..generate.openai import IMAGES, call
+
         if self.logprobs:
             try:
                 return call(self.url, "/chat/completions", {**body, "logprobs": True, "top_logprobs": TOP_LOGPROBS},
                             self.config.timeout)
             except GenerationError as exc:
-                if " 400" not in str(exc) and "logprob" not in str(exc):
+                said = getattr(exc, "reply", "")
+                if (" 400" not in str(exc) and "logprob" not in said) or IMAGES.search(said):
                     raise
                 log.info("judge server refused log-probabilities (%s); reading yes or no instead", exc)
                 self.logprobs = False
