@@ -13,7 +13,6 @@ $(PYTHON):
 	@$(SYSTEM_PYTHON) -c 'import ensurepip, venv' 2>/dev/null || (apt-get update -qq && \
 	  apt-get install -y -qq python3-venv "python$$($(SYSTEM_PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')-venv")
 	$(SYSTEM_PYTHON) -m venv $(VENV)
-	$(PIP) install -q --upgrade pip
 
 venv: $(PYTHON)
 
@@ -27,10 +26,10 @@ install-base: venv
 install: install-base
 	$(PIP) install -q -e '.[serve,judge,llamacpp]'
 
-# the tests need no judge model: its mechanics run on the small GGUF models
+# the tests run the judge's mechanics on the small GGUF models, and the README's questions on the 1.5B
 install-test: install-base
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
-	$(PIP) install -q -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3,judge-small]'
+	$(PIP) install -q -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3,judge-small,judge]'
 
 demo: install
 	$(VENV)/bin/videorag demo

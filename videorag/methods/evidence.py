@@ -79,9 +79,13 @@ def excerpts(request: EvidenceRequest) -> list[Evidence]:
 
 
 def excerpt_evidence(request: EvidenceRequest, hit: Hit) -> Evidence:
+    """The excerpt around the hit's best judged step (the step that answers, not the context
+    cited before it), else around the hit's middle."""
     corpus = request.searcher.corpus
     video = corpus.row[hit.video_id]
-    lines = excerpt(segments_of(corpus, video), hit.start, request.config.generate.context_words)
+    inside = judged_steps(request, video, [Segment(hit.start, hit.end, "")])
+    centre = inside[0].start if inside else (hit.start + hit.end) / 2
+    lines = excerpt(segments_of(corpus, video), centre, request.config.generate.context_words)
     frames = request.frames.pick(hit.video_id, request.question) if request.frames is not None else []
     return Evidence(hit, lines, frames, screen=screen(corpus, video, lines), steps=judged_steps(request, video, lines))
 
@@ -115,11 +119,13 @@ def screen(corpus: Corpus, video: int, lines: list[Segment]) -> str:
     return " / ".join(dict.fromkeys(t for t in shown if t))
 
 
-def excerpt(segments: list[Segment], start: float, words: int) -> list[Segment]:
-    """Consecutive segments around the one starting at `start`, about `words` words in all."""
+def excerpt(segments: list[Segment], at: float, words: int) -> list[Segment]:
+    """Consecutive segments around the one holding time `at` (else the nearest), about `words`
+    words in all."""
     if not segments:
         return []
-    centre = min(range(len(segments)), key=lambda i: abs(segments[i].start - start))
+    centre = min(range(len(segments)), key=lambda i: (not segments[i].start <= at < segments[i].end,
+                                                      abs(segments[i].start - at)))
     lo = hi = centre
     count = len(segments[centre].text.split())
     while count < words and (lo > 0 or hi < len(segments) - 1):

@@ -1,0 +1,36 @@
+"""The README's two commands install into the project's own environment, never into the system
+Python (stock Debian 12 / Ubuntu 24.04 refuse that: PEP 668)."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def planned(venv: Path, *targets: str) -> list[str]:
+    """The commands `make TARGETS` would run from scratch (`make -n -B`)."""
+    out = subprocess.run(["make", "-n", "-B", f"VENV={venv}", *targets], cwd=REPO, capture_output=True, text=True,
+                         check=True).stdout
+    return [line.strip() for line in out.splitlines() if line.strip()]
+
+
+def test_demo_and_test_install_only_into_the_project_environment(tmp_path):
+    venv = tmp_path / "venv"
+    commands = planned(venv, "demo", "test")
+    assert any(line.endswith(f"-m venv {venv}") for line in commands)
+    installs = [line for line in commands if "pip install" in line]
+    assert installs and all(line.startswith(f"{venv}/bin/python -m pip install") for line in installs), installs
+    assert not any(flag in line for line in commands for flag in ("--break-system-packages", "--user", "sudo "))
+    assert f"{venv}/bin/videorag demo" in commands and f"{venv}/bin/python -m pytest -q" in commands
+
+
+@pytest.mark.slow
+def test_the_environment_target_makes_a_virtual_environment(tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run(["make", f"VENV={venv}", "venv"], cwd=REPO, check=True, capture_output=True, timeout=600)
+    prefix = subprocess.run([str(venv / "bin" / "python"), "-c", "import sys; print(sys.prefix != sys.base_prefix)"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    assert prefix == "True"
