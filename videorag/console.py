@@ -79,3 +79,5 @@ def print_answer(answer) -> None:
             print(f"  unsupported by its moments (support {claim.support:.2f}): {claim.text}")
     if answer.judge:
         print(f"  (moments chosen by the judge {answer.judge})")
+    if answer.abstained and answer.answerable is not None:
+        print(f"  (P(the best moments answer it) {answer.answerable:.2f}; `--abstain-below 0` answers anyway)")

@@ -38,7 +38,7 @@ class Hit(Citation):
 
     score: float
     text: str = Field(description="what is said (or shown) in this moment")
-    weak: bool = Field(description="below the relevance floor: may not be about the query")
+    weak: bool = Field(description="below the relevance floor, or ranked under a hit that is: may not be about the query")
 
 
 class SearchResult(BaseModel):

@@ -70,7 +70,7 @@ class Hit:
     end: float
     score: float
     text: str
-    weak: bool = False   # below the relevance floor (`SearchConfig.weak_below`): may not be about the query
+    weak: bool = False   # below the relevance floor (`SearchConfig.weak_below`), or ranked under a hit that is: may not be about the query
 
     def to_dict(self) -> dict:
         """`schemas.Hit`."""
