@@ -29,9 +29,11 @@ def no_installed_judge(request, monkeypatch):
 @pytest.fixture(autouse=True, scope="session")
 def no_remembered_index(tmp_path_factory):
     """Commands without --index see no index remembered by the user's own runs, and the tests'
-    indexes (session fixtures included) are not remembered for the user's."""
+    indexes (session fixtures included) are not remembered for the user's; nor do they see the
+    user's running `videorag serve`s, or show theirs to the user's commands."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+        patch.setenv("XDG_RUNTIME_DIR", str(tmp_path_factory.mktemp("run")))
         patch.delenv("VIDEORAG_INDEX", raising=False)
         yield
 

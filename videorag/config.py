@@ -294,11 +294,13 @@ class GenerateConfig:
     temperature: float = 0.0
     timeout: float = 120.0
     context_words: int = 100          # words of transcript around each cited moment given to the generator
+    steps: int = 3                    # judged asks: the judge's best steps given to the generator, each with
+                                      # the lines around it (0: the excerpt around each best video's moment)
     verify: VerifyConfig = field(default_factory=VerifyConfig)
 
     def __post_init__(self) -> None:
         _positive(self, "", "videos", "context_words", "max_tokens")
-        _non_negative(self, "", "frames_per_video")
+        _non_negative(self, "", "frames_per_video", "steps")
 
 
 @dataclass

@@ -69,6 +69,14 @@ def say(line: str) -> None:
     print(printable(line), file=sys.stderr)
 
 
+def print_hits(hits) -> None:
+    """Search results, best first: file, moment, score (marked when weak) and what is said."""
+    for rank, hit in enumerate(hits, 1):
+        weak = "  (weak match: may not be about your query)" if hit.weak else ""
+        print(f"{rank}. {hit.path}  [{span(hit.start, hit.end)}]  score {hit.score:.3f}{weak}\n"
+              f"   {hit.text}")
+
+
 def print_answer(answer) -> None:
     """An answer, its numbered citations, the claims its moments do not support, its judge."""
     print(answer.answer)

@@ -106,3 +106,12 @@ def test_an_answer_the_answerability_stage_let_through_is_marked_not_abstained()
     dropped = verify(answer("Use a hair dryer [1]."), evidence(), SupportJudge(), VerifyConfig(unsupported="drop"),
                      decided=True)
     assert dropped.abstained   # nothing left to say
+
+
+def test_a_claim_joining_two_sentences_cites_both_and_a_moment_that_does_not_say_it_is_dropped():
+    other = Evidence(Hit("v2", "/videos/paint.mp4", 0.0, 5.0, 1.0, ""), [Segment(0.0, 5.0, "Let the paint dry for four hours.")])
+    two = Answer("how do I patch the hole in a tube", "Sand the area around the hole and wait one minute [1][2].",
+                 [evidence()[0].citation, other.citation], "test")
+    out = verify(two, evidence() + [other], None, VerifyConfig())
+    assert [(c.video_id, c.start, c.end) for c in out.citations] == [("v1", 10.0, 20.0)]   # the pair, not the paint
+    assert out.answer == "Sand the area around the hole and wait one minute [1]."

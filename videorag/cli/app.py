@@ -10,16 +10,36 @@ from ..errors import VideoRAGError
 from ..names import printable
 from ..options import make_config
 from .commands import ON_INDEX, cmd_demo, cmd_models
+from .handoff import CARRIED, answered_by_server
 from .parser import build_parser
 
 
-def setup_logging(verbose: bool) -> None:
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    logging.getLogger("videorag").addHandler(handler)
-    logging.getLogger("videorag").setLevel(logging.INFO if verbose else logging.WARNING)
+def setup_logging(verbose: bool, stages: bool = False) -> None:
+    """Warnings (with `verbose`, every record) on stderr as "LEVEL name: message"; with `stages`,
+    the records of long steps (logged with `extra={"stage": True}`: a model loading, the judge
+    judging, the answer being written) as plain lines. Replaces what an earlier call set up."""
+    log = logging.getLogger("videorag")
+    for old in [h for h in log.handlers if getattr(h, "videorag_cli", False)]:
+        log.removeHandler(old)
+    shown = logging.StreamHandler()
+    shown.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    shown.setLevel(logging.INFO if verbose else logging.WARNING)
+    handlers = [shown]
+    if stages:
+        lines = logging.StreamHandler()   # the message alone
+        lines.addFilter(_stage)
+        shown.addFilter(lambda record: not _stage(record))
+        handlers.append(lines)
+    for handler in handlers:
+        handler.videorag_cli = True
+        log.addHandler(handler)
+    log.setLevel(logging.INFO if verbose or stages else logging.WARNING)
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # model libraries: no chatter
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+
+
+def _stage(record: logging.LogRecord) -> bool:
+    return getattr(record, "stage", False)
 
 
 def run(args) -> int:
@@ -36,7 +56,6 @@ def run(args) -> int:
         from ..finetune.cli import run as run_finetune
 
         return run_finetune(args, make_config(args))
-    from ..pipeline import VideoRAG
     from ..where import REMEMBERED, default_index
 
     if args.index is None:
@@ -45,6 +64,10 @@ def run(args) -> int:
             say(f"using index {args.index} (the one built last; --index to choose)")
     else:
         args.index_chosen_by = "--index"
+    if args.command in CARRIED and (status := answered_by_server(args)) is not None:
+        return status   # a running `videorag serve` of this index answered: no models loaded here
+    from ..pipeline import VideoRAG
+
     return ON_INDEX[args.command](VideoRAG(args.index, make_config(args)), args)
 
 
@@ -52,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     """`videorag ARGV...` (the console script): its exit status."""
     args = build_parser().parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)  # reports quote the exact command
-    setup_logging(getattr(args, "verbose", False))
+    setup_logging(getattr(args, "verbose", False), stages=args.command in ("search", "ask"))
     try:
         return run(args)
     except VideoRAGError as exc:

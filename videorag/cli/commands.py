@@ -5,11 +5,11 @@ import sys
 import time
 from pathlib import Path
 
-from ..console import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, print_answer, print_json, say
+from ..console import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, print_answer, print_hits, print_json, say
 from ..errors import VideoRAGError
 from ..names import printable
 from ..options import make_config, serve_config
-from ..types import search_json, span
+from ..types import search_json
 from ..where import absolute, remember
 
 
@@ -110,16 +110,32 @@ def cmd_search(rag, args) -> int:
     _judge_report(rag, loaded, timings)
     if args.json:
         return _print_json(rag, search_json(args.query, hits))
-    for rank, hit in enumerate(hits, 1):
-        weak = "  (weak match: may not be about your query)" if hit.weak else ""
-        print(f"{rank}. {hit.path}  [{span(hit.start, hit.end)}]  score {hit.score:.3f}{weak}\n"
-              f"   {hit.text}")
+    print_hits(hits)
     return EXIT_OK
+
+
+def _say_when_writing(generator) -> None:
+    """Make `generator` say "writing the answer…" on stderr when it starts on the answer: at its
+    first `covered` (the answerability stage's question, which reads the answer's own prompt),
+    `generate` or `stream`."""
+    said = []
+
+    def saying(method):
+        def call(*args, **kwargs):
+            if not said:
+                said.append(say("writing the answer…"))
+            return method(*args, **kwargs)
+        return call
+
+    for name in ("covered", "generate", "stream"):
+        if callable(method := getattr(generator, name, None)):
+            setattr(generator, name, saying(method))
 
 
 def cmd_ask(rag, args) -> int:
     judged = rag.judged(None, default=True)
     loaded, timings = _judge_loaded(rag, judged), {}
+    _say_when_writing(rag.generator)
     answer = rag.ask(args.question, judge=judged, timings=timings)
     _judge_report(rag, loaded, timings)
     if args.json:

@@ -14,6 +14,8 @@ INDEX = (("--index",), {"default": None, "metavar": "DIR", "help": "index direct
          "$VIDEORAG_INDEX, else ./videorag-index when it exists, else the index built last; `videorag info` says "
          "which)"})
 VERBOSE = (("-v", "--verbose"), {"action": "store_true", "help": "log progress details"})
+NO_SERVER = (("--no-server",), {"action": "store_true", "help": "answer in this process even when a `videorag serve` "
+             "of this index runs on this machine (default: hand it over; also $VIDEORAG_NO_SERVER)"})
 
 # the subcommands that open an index: (help, their own arguments as (flags, argparse keywords))
 SUBCOMMANDS = {
@@ -25,10 +27,10 @@ SUBCOMMANDS = {
     "info": ("what is indexed, sizes, models, the search snapshot's state", [JSON]),
     "optimize": ("compact the index and rebuild its search snapshot and ANN indexes", []),
     "search": ("best videos for a query, each at its best moment", [
-        (("query",), {}), JSON,
+        (("query",), {}), JSON, NO_SERVER,
         (("--moments",), {"action": "store_true", "help": "the best moments across the collection (several per "
                           "video), not one per video"})]),
-    "ask": ("answer a question with timestamped citations", [(("question",), {}), JSON]),
+    "ask": ("answer a question with timestamped citations", [(("question",), {}), JSON, NO_SERVER]),
     "train-frame-selector": ("train the learned frame scorer from a QA set", [
         (("--qa",), {"required": True, "type": Path, "help": "golden JSONL: {query, relevant, answer}"}),
         (("--generation",), {"action": "store_true", "help": "also collect generation labels (needs --generator "

@@ -33,9 +33,11 @@ class LocalModel:
         self._server = None
         self._lock = threading.Lock()
 
-    def warm_up(self) -> None:
+    def warm_up(self, label: str | None = None) -> None:
+        """Load the model now (once); `label` says what it is for in the log's "loading …" line."""
         with self._lock:
             if self._server is None:
+                log.info("loading %s…", label or os.path.basename(self.path), extra={"stage": True})
                 self._server = self._start()
 
     def _start(self):

@@ -90,6 +90,28 @@ def excerpt_evidence(request: EvidenceRequest, hit: Hit) -> Evidence:
     return Evidence(hit, lines, frames, screen=screen(corpus, video, lines), steps=judged_steps(request, video, lines))
 
 
+def step_evidence(request: EvidenceRequest, steps: list) -> list[Evidence]:
+    """Each judged step (a `Candidate`: its span, sentence and P(yes)) as evidence: the step with
+    the transcript lines around it (those it overlaps and one on either side), the screen's text
+    meanwhile and, for generators that read images, frames. A step inside an earlier one's lines
+    joins it."""
+    corpus, out = request.searcher.corpus, []
+    for step in steps:
+        video_id = corpus.video_ids[step.video]
+        if any(ev.hit.video_id == video_id and ev.segments[0].start <= step.start < ev.segments[-1].end for ev in out):
+            continue
+        segments = segments_of(corpus, step.video)
+        inside = [i for i, s in enumerate(segments) if s.start < step.end and s.end > step.start]
+        if not inside:
+            continue
+        lines = segments[max(inside[0] - 1, 0):inside[-1] + 2]
+        frames = request.frames.pick(video_id, request.question) if request.frames is not None else []
+        hit = Hit(video_id, corpus.paths[step.video], step.start, step.end, step.score, step.text)
+        out.append(Evidence(hit, lines, frames, screen=screen(corpus, step.video, lines),
+                            steps=judged_steps(request, step.video, lines)))
+    return out
+
+
 def judged_steps(request: EvidenceRequest, video: int, lines: list[Segment]) -> list:
     """The steps the judge read inside the excerpt, best first (P(yes) as their score)."""
     if not lines or not request.context.judged:

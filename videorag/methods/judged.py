@@ -48,8 +48,22 @@ class Judged:
         self.name = inner.name
 
     def __getattr__(self, name: str):
-        """The inner method's own hooks (carve's `interleaved`, rag-adapter's evidence)."""
+        """The inner method's own hooks (carve's `interleaved`)."""
         return getattr(self.inner, name)
+
+    def evidence(self, request) -> list:
+        """What the generator reads (`Method.evidence`): the inner method's own evidence when it
+        has one (rag-adapter, carve); else the judge's best steps (`GenerateConfig.steps` of
+        them, P(yes) best first, across the judged videos), each with the lines around it; the
+        excerpts around the best videos' moments when it read none (or `steps` is 0)."""
+        own = getattr(self.inner, "evidence", None)
+        if own is not None:
+            return own(request)
+        from .evidence import excerpt_evidence, step_evidence
+
+        hits = request.hits()   # judges the steps of the query context
+        best = sorted(request.context.judged, key=lambda c: -c.score)[:request.config.generate.steps]
+        return step_evidence(request, best) or [excerpt_evidence(request, hit) for hit in hits]
 
     def rank(self, qc) -> Ranking:
         ranking = self.inner.rank(qc)

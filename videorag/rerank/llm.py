@@ -114,6 +114,7 @@ class LLMReranker(ScoringReranker):
     def score(self, qc, candidates: list[Candidate]) -> np.ndarray:
         out = np.full(len(candidates), np.nan)
         asks = {i: ask for i in self.judgeable(candidates) if (ask := self._ask(qc, candidates[i]))}
+        log.info("judging %d moments…", len(asks), extra={"stage": True})
         out[list(asks)] = self.probabilities(list(asks.values()))
         return out
 
@@ -189,7 +190,7 @@ class LocalJudge:
 
             path, self.model_label = resolve(self.config.model, QWEN_CODER_1_5B)
             self._model = local_model(path)   # the generator's copy when it uses the same model
-        self._model.warm_up()
+        self._model.warm_up(f"the judge ({self.model_label})")
         return self._model
 
     def ask(self, system: str, text: str, jpegs: list[bytes]) -> dict:

@@ -1,7 +1,9 @@
 """`videorag serve`: an HTTP API, a web page and an MCP server over one warm `VideoRAG`.
 
 `Service` (service.py) is the one place requests meet the pipeline; the FastAPI app (app.py), the
-MCP server (mcp.py) and their tests all go through it. Install with `pip install 'videorag[serve]'`.
+MCP server (mcp.py) and their tests all go through it. A running server says where it listens
+(running.py): command lines on its index hand it their questions. Install with `pip install
+'videorag[serve]'`.
 """
 
 
@@ -20,6 +22,30 @@ def run_server(rag, config) -> None:
     print(f"videorag serving {config.index} on http://{config.host}:{config.port}  (API docs: /docs)",
           flush=True)
     try:
-        uvicorn.run(create_app(service), host=config.host, port=config.port, log_level="warning")
+        uvicorn.run(_announced(create_app(service), config), host=config.host, port=config.port,
+                    log_level="warning")
     finally:
         service.close()
+
+
+def _announced(app, config):
+    """`app` saying where it listens (`running.announce`) from its start to its shutdown, SIGTERM
+    included (uvicorn shuts down, then ends the process by the signal: no `finally` runs after),
+    so `videorag search` and `ask` on its index hand it their questions."""
+    import contextlib
+
+    from .running import announce, withdraw
+
+    inner = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(asgi_app):
+        path = announce(config)
+        try:
+            async with inner(asgi_app) as state:
+                yield state
+        finally:
+            withdraw(path)
+
+    app.router.lifespan_context = lifespan
+    return app

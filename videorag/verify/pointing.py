@@ -1,11 +1,13 @@
 """Citations that point: each claim cites the sentence of its cited excerpt that says it, not the
 whole excerpt a generator was given.
 
-A generator cites the numbered moments it read (`[1]` = a ~60-s excerpt). For each claim and each
-excerpt it cites, the excerpt's sentences (`retrieve.steps`) are scored by their similarity to the
-claim — the embedder's cosine beside the share of the claim's words (numbers included) the
-sentence says — and the best one becomes the citation. The answer's citations are then the
-sentences cited, each once, numbered in order of first use.
+A generator cites the numbered moments it read (`[1]` = an excerpt of several sentences). For each
+claim and each excerpt it cites, the excerpt's sentences (`retrieve.steps`), and pairs of adjacent
+ones up to `MAX_SECONDS` (a claim that joins two sentences), are scored by their likeness to the
+claim — the embedder's cosine beside the share of the claim's words (numbers included) they say,
+a pair paying `PAIR_COST` — and the best becomes the citation. Of several moments a claim cites,
+those whose best sentence scores under `KEEP` × the best one's are dropped: they do not say it.
+The answer's citations are then the sentences cited, each once, numbered in order of first use.
 """
 from __future__ import annotations
 
@@ -13,12 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..retrieve.fusion import minmax
 from ..retrieve.steps import steps
 from ..retrieve.text import tokenize
 from ..types import Citation, Claim
 
-LEXICAL = 0.5   # share of the lexical overlap beside the embedder's cosine (min-max over the excerpt)
+LEXICAL = 0.5       # share of the lexical overlap beside the embedder's cosine
+PAIR_COST = 0.05    # what citing two sentences instead of one costs in score
+MAX_SECONDS = 15.0  # a pair of sentences longer than this is not a candidate
+KEEP = 0.8          # a cited moment whose best sentence scores under this share of the claim's best is dropped
 
 
 @dataclass(frozen=True)
@@ -31,10 +35,12 @@ class Pointed:
 
 def point(claims: list[Claim], citations: list[Citation], evidence: list, embedder=None) -> list[Pointed]:
     """The sentences the claims cite (each once); each claim's `citations` renumbered to them."""
-    choices = [[(j, _sentences(citations[j], evidence)) for j in claim.citations] for claim in claims]
+    choices = [[_sentences(citations[j], evidence) for j in claim.citations] for claim in claims]
     chosen: list[Pointed] = []
     for claim, cited in zip(claims, choices):
-        picked = [_best(claim.text, options, embedder) for _, options in cited]
+        scored = [_best(claim.text, options, embedder) for options in cited]
+        top = max((score for _, score in scored), default=0.0)
+        picked = [p for p, score in scored if score >= KEEP * top]
         for p in picked:
             if p not in chosen:
                 chosen.append(p)
@@ -42,25 +48,31 @@ def point(claims: list[Claim], citations: list[Citation], evidence: list, embedd
     return chosen
 
 
-def _sentences(citation: Citation, evidence: list) -> list[Pointed]:
-    """The sentences of the evidence excerpt a citation points into, inside the cited span (the
-    citation itself with its excerpt's text when it holds one sentence or none)."""
+def _sentences(citation: Citation, evidence: list) -> list[tuple[Pointed, bool]]:
+    """(option, whether it is a pair of sentences) for the excerpt a citation points into: its
+    sentences inside the cited span and the adjacent pairs of them (the citation itself with its
+    excerpt's text when it holds no sentence)."""
     for ev in evidence:
         if ev.hit.video_id == citation.video_id and ev.segments and \
                 ev.segments[0].start < citation.end and ev.segments[-1].end > citation.start:
             segs = [s for s in ev.segments if s.start < citation.end and s.end > citation.start]
             found = steps([s.start for s in segs], [s.end for s in segs], [s.text for s in segs])
-            return [Pointed(Citation(citation.video_id, citation.path, s.start, s.end), s.text) for s in found] \
-                or [Pointed(citation, ev.transcript)]
-    return [Pointed(citation, "")]
+            single = [(Pointed(Citation(citation.video_id, citation.path, s.start, s.end), s.text), False)
+                      for s in found]
+            pairs = [(Pointed(Citation(citation.video_id, citation.path, a.start, b.end), f"{a.text} {b.text}"), True)
+                     for a, b in zip(found, found[1:]) if b.end - a.start <= MAX_SECONDS]
+            return single + pairs if single else [(Pointed(citation, ev.transcript), False)]
+    return [(Pointed(citation, ""), False)]
 
 
-def _best(claim: str, options: list[Pointed], embedder) -> Pointed:
-    if len(options) == 1:
-        return options[0]
+def _best(claim: str, options: list[tuple[Pointed, bool]], embedder) -> tuple[Pointed, float]:
+    """The option most like the claim, and its score."""
+    texts = [o.text for o, _ in options]
     terms = set(tokenize(claim))
-    score = np.array([len(terms & set(tokenize(o.text))) / (len(terms) or 1) for o in options])
+    score = np.array([len(terms & set(tokenize(t))) / (len(terms) or 1) for t in texts])
     if embedder is not None:
-        vectors = embedder.embed([claim] + [o.text for o in options])
-        score = (1 - LEXICAL) * minmax(vectors[1:] @ vectors[0]) + LEXICAL * score
-    return options[int(np.argmax(score))]
+        vectors = embedder.embed([claim] + texts)
+        score = (1 - LEXICAL) * (vectors[1:] @ vectors[0]) + LEXICAL * score
+    score = score - PAIR_COST * np.array([pair for _, pair in options])
+    best = int(np.argmax(score))
+    return options[best][0], float(score[best])
