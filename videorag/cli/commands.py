@@ -115,15 +115,16 @@ def cmd_search(rag, args) -> int:
 
 
 def _say_when_writing(generator) -> None:
-    """Make `generator` say "writing the answer…" on stderr when it starts on the answer: at its
-    first `covered` (the answerability stage's question, which reads the answer's own prompt),
-    `generate` or `stream`."""
-    said = []
+    """Make `generator` say "writing the answer…" on stderr once, when it starts on the answer: at
+    its first `covered` (the answerability stage's question, which evaluates the answer's own
+    prompt), `generate` or `stream`. The pipeline has no progress hook: the instance is wrapped."""
+    pending = [True]
 
     def saying(method):
         def call(*args, **kwargs):
-            if not said:
-                said.append(say("writing the answer…"))
+            if pending:
+                pending.clear()
+                say("writing the answer…")
             return method(*args, **kwargs)
         return call
 

@@ -53,7 +53,6 @@ class OpenAIGenerator:
         return [{"role": "system", "content": INSTRUCTION}, {"role": "user", "content": content}]
 
     def generate(self, question: str, evidence: list) -> Answer:
-        log.info("writing the answer (%s)…", self.model or self.base_url, extra={"stage": True})
         text = self._chat(lambda images: {"messages": self.messages(question, evidence, images),
                                           "max_tokens": self.config.max_tokens,
                                           "temperature": self.config.temperature})

@@ -114,7 +114,8 @@ class LLMReranker(ScoringReranker):
     def score(self, qc, candidates: list[Candidate]) -> np.ndarray:
         out = np.full(len(candidates), np.nan)
         asks = {i: ask for i in self.judgeable(candidates) if (ask := self._ask(qc, candidates[i]))}
-        log.info("judging %d moments…", len(asks), extra={"stage": True})
+        if asks:
+            log.info("judging %d moments…", len(asks), extra={"stage": True})
         out[list(asks)] = self.probabilities(list(asks.values()))
         return out
 
