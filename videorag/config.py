@@ -283,8 +283,7 @@ class VerifyConfig:
 
 @dataclass
 class GenerateConfig:
-    backend: str = "auto"             # a generator by name; "auto": llamacpp on the judge's model when it is
-                                      # installed (it measures best on real speech), else extractive
+    backend: str = "auto"             # a generator; auto: llamacpp with the judge's model if installed, else extractive
     model: str | None = None          # backend-specific: server model name or GGUF path
     base_url: str | None = None       # openai: default $OPENAI_BASE_URL or http://localhost:8000/v1
     videos: int = 1                   # retrieved videos given to the generator (paper: 1)
@@ -294,8 +293,7 @@ class GenerateConfig:
     temperature: float = 0.0
     timeout: float = 120.0
     context_words: int = 100          # words of transcript around each cited moment given to the generator
-    steps: int = 3                    # judged asks: the judge's best steps given to the generator, each with
-                                      # the lines around it (0: the excerpt around each best video's moment)
+    steps: int = 3                    # judged asks: the judge's best steps the generator reads (0: excerpts)
     verify: VerifyConfig = field(default_factory=VerifyConfig)
 
     def __post_init__(self) -> None:
