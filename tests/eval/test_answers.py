@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from benchmarks.moments.build import golden_rows
@@ -288,3 +289,23 @@ def test_no_line_of_any_recording_holds_an_unanswerable_questions_content_words(
     for questions in UNANSWERABLE.values():
         for q in questions:
             assert not any(has_fact(line, q["question"]) for line in lines), q["question"]
+
+
+def test_answerability_auroc_and_risk_coverage():
+    from videorag.eval.answers import auroc, risk_coverage
+
+    labels = np.array([True, True, False, True, False])
+    assert auroc(labels, np.array([0.9, 0.8, 0.1, 0.7, 0.2])) == 1.0
+    assert auroc(labels, np.array([0.1, 0.2, 0.9, 0.3, 0.8])) == 0.0
+    assert auroc(labels, np.full(5, 0.5)) == 0.5 and auroc(labels[:2], np.ones(2)) is None
+    curve = risk_coverage(labels, np.array([0.9, 0.8, 0.1, 0.7, 0.2]), steps=5)
+    assert curve[0] == [0.2, 0.0] and curve[2] == [0.6, 0.0] and curve[-1] == [1.0, 0.4]
+
+
+def test_scores_carry_answerability_and_citation_lengths():
+    items = [item("A", "chair", [100.0, 112.0], "twelve hours"), item("G", "faucet", None, None)]
+    answers = [{**reply("A", "twelve hours [1].", [cite("chair", 105, 110)],
+                        [{"text": "12 hours", "citations": [1], "support": 0.9}]), "answerable": 0.8},
+               {**reply("G", "The videos do not cover this.", abstained=True), "answerable": 0.2}]
+    s = score_answers(items, answers)
+    assert s["answerability_auroc"] == 1.0 and s["cited_seconds_p50"] == 5.0 and s["cited_within_15s"] == 1.0

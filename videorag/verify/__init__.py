@@ -16,6 +16,8 @@ calibrated decision is not overruled by an uncalibrated one; its claims stay mar
 """
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 
 from ..config import VerifyConfig
@@ -26,6 +28,7 @@ from .pointing import Pointed, point
 
 __all__ = ["ABSTAINED", "NOT_COVERED", "verify", "split_claims"]
 
+log = logging.getLogger(__name__)
 ABSTAINED = "The videos do not cover this."
 SUPPORT = ("Is the claim supported by the passage? The passage comes from speech recognition and can contain "
            "misheard words; the screen text is what the video shows. Reply yes or no.")
@@ -81,6 +84,8 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
             for i, claim in enumerate(claims) for j in claim.citations if j in answers
             and not _quotes(cited[j].text, claim.text)}
     asks = list(answers.values()) + list(says.values())
+    if asks:
+        log.info("checking %d claims against what they cite…", len(claims), extra={"stage": True})
     p = judge.probabilities(asks) if asks else np.zeros(0)
     answer_p = dict(zip(answers, p[:len(answers)]))
     says_p = dict(zip(says, p[len(answers):]))
