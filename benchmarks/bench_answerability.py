@@ -198,11 +198,13 @@ def matrix(rows: list[dict], names: tuple[str, ...]) -> tuple[np.ndarray, np.nda
 
 
 def sample_weights(rows: list[dict]) -> np.ndarray:
-    """Each source the same total weight, and within it each class."""
+    """Each source the same total weight, and within it each class; mean 1 (so that the
+    regularisation means what it does without weights)."""
     groups: dict[tuple, int] = {}
     for r in rows:
         groups[(r["source"], r["answerable"])] = groups.get((r["source"], r["answerable"]), 0) + 1
-    return np.array([1.0 / groups[(r["source"], r["answerable"])] for r in rows]) * len(groups) / 4
+    w = np.array([1.0 / groups[(r["source"], r["answerable"])] for r in rows])
+    return w * len(w) / w.sum()
 
 
 def fit_model(rows: list[dict], names: tuple[str, ...]) -> Logistic:
@@ -229,6 +231,7 @@ def fit(rows: list[dict]) -> tuple[Weights, dict]:
     cheap, judged, full = (fit_model(train, names) for names in (CHEAP, JUDGED, FULL))
     answerable, _ = matrix([r for r in train if r["answerable"]], CHEAP)
     offtopic = min(float(np.quantile(cheap.probability(answerable), OFFTOPIC_QUANTILE)), cheap.threshold)
+    cheap.threshold = round(offtopic, 4)   # retrieval alone refuses what is off-topic; near misses need a judge
     weights = Weights(cheap, judged, full, round(offtopic, 4))
     report = evaluate(weights, rows)
     report["cross_validated"] = {name: cross_validated(train, names) for name, names in
