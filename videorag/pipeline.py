@@ -22,7 +22,7 @@ from .generate import BACKENDS, Evidence, create_generator, resolve_backend
 from .index.frames import IndexFrames
 from .index.meta import check_visual, open_meta
 from .library import Library, locked
-from .methods.evidence import EvidenceRequest, FramePicker, excerpt, excerpt_evidence, gather, segments_of
+from .methods.evidence import EvidenceRequest, FramePicker, excerpt, excerpt_evidence, gather, screen, segments_of
 from .retrieve.base import Query
 from .retrieve.live import LiveSearcher
 from .types import Answer, Hit
@@ -230,9 +230,9 @@ class VideoRAG:
                                        request.context)
         if not hits:
             return request.context, None, ""
-        corpus = request.searcher.corpus
-        lines = excerpt(segments_of(corpus, corpus.row[hits[0].video_id]), hits[0].start, cfg.generate.context_words)
-        return request.context, hits[0], " ".join(s.text for s in lines)
+        corpus, video = request.searcher.corpus, request.searcher.corpus.row[hits[0].video_id]
+        lines = excerpt(segments_of(corpus, video), hits[0].start, cfg.generate.context_words)
+        return request.context, hits[0], " ".join([*(s.text for s in lines), screen(corpus, video, lines)])
 
     def evidence(self, question: str, *, method: str | None = None, judge: bool = False,
                  timings: dict | None = None) -> list[Evidence]:

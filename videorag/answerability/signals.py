@@ -4,8 +4,9 @@
   moment of plain retrieval (what marks a *weak match*);
 - `coverage`: the share of the question's content words, weighted by how rare they are in the
   collection (BM25's IDF), that the top moment's excerpt says;
-- `known`: the same share over the whole collection's vocabulary: words no video ever says
-  ("capital", "France" in a collection of how-tos) make a question off-topic;
+- `known`: the same share over the whole collection's vocabulary (what is said, and what the
+  screen shows where the index has captions): words no video ever says or shows ("capital",
+  "France" in a collection of how-tos) make a question off-topic;
 - `judge`: the judge's best P(yes), "does this step answer the question", over the steps judged
   search read (needs the judge; `nan` without it);
 - `covered`: the generator's own P(yes) to "do these moments contain the answer?", asked with the
@@ -48,14 +49,16 @@ class Signals:
 
 
 def cheap_signals(qc, video: int, start: float, end: float, excerpt: str) -> Signals:
-    """The signals of plain retrieval's top moment (`video` row, its span, the excerpt's text)."""
+    """The signals of plain retrieval's top moment (`video` row, its span, the excerpt's text:
+    what is said and what the screen shows meanwhile)."""
     terms = list(dict.fromkeys(tokenize(qc.query.text)))
     bm25 = qc.corpus.segments.bm25
     weights = np.array([_idf(bm25, t) for t in terms], np.float64)
     said = set(tokenize(excerpt))
+    shown = qc.corpus.captions.bm25.vocab if qc.corpus.captions is not None else {}
     return Signals(relevance=_relevance(qc, video, start, end),
                    coverage=_share(weights, [t in said for t in terms]),
-                   known=_share(weights, [t in bm25.vocab for t in terms]))
+                   known=_share(weights, [t in bm25.vocab or t in shown for t in terms]))
 
 
 def judged_signal(qc) -> float:
