@@ -38,7 +38,7 @@ from videorag.answerability import Answerability, Signals, Weights
 from videorag.answerability.model import Logistic
 from videorag.answerability.signals import CHEAP, FULL, JUDGED, cheap_signals, judged_signal
 from videorag.eval.answers import auroc, risk_coverage
-from videorag.retrieve.base import Query, Ranking
+from videorag.retrieve.base import Ranking
 
 HERE = Path(__file__).resolve().parent
 SIGNALS = HERE / "answerability" / "signals.json.gz"

@@ -63,9 +63,10 @@ class Answerability:
         cheap = self._verdict("cheap", signals)
         if cheap.probability < self.weights.offtopic:
             return replace(cheap, answerable=False, stage="off-topic")
-        name = next(n for n in ("full", "judged") if signals.has(self.weights.model(n).features)) \
-            if signals.has(self.weights.judged.features) else "cheap"
-        return cheap if name == "cheap" else self._verdict(name, signals)
+        for name in ("full", "judged"):
+            if signals.has(self.weights.model(name).features):
+                return self._verdict(name, signals)
+        return cheap
 
     def _verdict(self, name: str, signals: Signals) -> Verdict:
         model = self.weights.model(name)
