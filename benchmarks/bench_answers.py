@@ -22,6 +22,7 @@ abstention, its latency as measured) — the moment rows of `python -m benchmark
 """
 from __future__ import annotations
 
+import gzip
 import json
 import shlex
 import sys
@@ -69,12 +70,32 @@ def run_row(rag: VideoRAG, items: list[dict], weights=None) -> dict:
     answers, first, whole = answer_all(rag, items, None)
     answers = [{**a, "id": i["id"], "split": i["split"], "kind": i["kind"], "answerable_item": i["answer"] is not None}
                for i, a in zip(items, answers)]
-    if weights is not None:
-        answers = rescored(answers, weights)
-    result = scored(items, answers, rag.config.generate.verify.threshold)
+    decided = rescored(answers, weights) if weights is not None else answers
+    result = scored(items, decided, rag.config.generate.verify.threshold)
     result["first_ms"], result["answer_ms"] = (round(1000 * sorted(x)[len(x) // 2]) for x in (first, whole))
-    result["answers"] = answers
+    result["answers"] = decided
+    if weights is not None:
+        result["collected"] = answers   # as written, nothing refused: `--rescore` decides them anew
     return result
+
+
+def rescore(run, every: list[dict]) -> dict:
+    """A `--collect` run's answers scored as the shipped weights decide them now; latencies as
+    measured then (a refused question would have cost less)."""
+    from videorag.answerability import load
+
+    run.label = "rescored"   # OUT/answers-rescored.json: the collected run's file stays
+    opener = gzip.open if str(run.args.rescore).endswith(".gz") else open
+    saved, weights, rows = json.loads(opener(run.args.rescore, "rt").read()), load(), []
+    for name, row in saved["rows"].items():
+        answers = row.get("collected") or row["answers"]
+        items = [next(i for i in every if i["id"] == a["id"]) for a in answers]
+        result = scored(items, rescored(answers, weights), run.config().generate.verify.threshold)
+        rows.append((name, {**result, "first_ms": row["first_ms"], "answer_ms": row["answer_ms"],
+                            "answers": rescored(answers, weights)}))
+    text = table(rows)
+    print(text)
+    return {"rows": dict(rows), "table": text, "rescored": str(run.args.rescore)}
 
 
 def scored(items: list[dict], answers: list[dict], threshold: float) -> dict:
@@ -125,11 +146,15 @@ def options(parser) -> None:
     parser.add_argument("--row", action="append", default=[], help="a row of settings (default: the two generators)")
     parser.add_argument("--limit", type=int, default=None, help="the first N questions of each split (a quick look)")
     parser.add_argument("--collect", action="store_true", help="refuse nothing; score as the shipped weights decide")
+    parser.add_argument("--rescore", type=Path, help="a --collect run's results: score them as the shipped weights "
+                                                     "decide now (no model runs)")
 
 
 def main(run) -> dict:
     gold = golden(run)
     every = golden_items(gold.rows)
+    if run.args.rescore:
+        return rescore(run, every)
     items = [it for split in SPLITS for it in [i for i in every if i["split"] == split][:run.args.limit]]
     rag, _ = moment_rag(run, gold)
     rows, neutral, weights = [], [], None
