@@ -11,7 +11,8 @@ import pytest
 from tests.http_doubles import JSONHandler
 from videorag.config import GenerateConfig
 from videorag.errors import GenerationError, UnknownBackendError
-from videorag.generate import Evidence, create_generator
+from videorag.generate import create_generator
+from videorag.types import Evidence
 from videorag.types import Frame, Hit, Segment
 
 JPEG = b"\xff\xd8\xff\xe0fake-jpeg"

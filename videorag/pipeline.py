@@ -18,14 +18,14 @@ from pathlib import Path
 
 from .config import Config
 from .errors import IndexError_
-from .generate import BACKENDS, Evidence, create_generator, resolve_backend
+from .generate import BACKENDS, create_generator, resolve_backend
 from .index.frames import IndexFrames
 from .index.meta import check_visual, open_meta
 from .library import Library, locked
 from .methods.evidence import EvidenceRequest, FramePicker, excerpt, excerpt_evidence, gather, screen, segments_of
 from .retrieve.base import Query
 from .retrieve.live import LiveSearcher
-from .types import Answer, Hit
+from .types import Answer, Evidence, Hit
 
 
 class VideoRAG:

@@ -175,3 +175,33 @@ class ChunkView:
     keyframes: list[float]
     keyframe_vectors: np.ndarray   # (len(keyframes), visual dim)
     vector: np.ndarray             # (visual dim,) the clip embedding
+
+
+@dataclass
+class Evidence:
+    """One retrieved video (or, for CARVE, one chunk) as the generator sees it: the hit, a
+    transcript excerpt, frames. `view` is CARVE's winning view of the chunk: a generator that
+    reads images shows a visual view's frames instead of its text; the citation is the hit's
+    moment."""
+
+    hit: Hit
+    segments: list[Segment]
+    frames: list[Frame] = field(default_factory=list)
+    view: str | None = None
+    screen: str = ""   # what the screen shows during the excerpt (OCR captions), when the index has them
+    steps: list = field(default_factory=list)   # the judged steps inside it (retrieve.base.Candidate,
+                                                # their own span and sentence, score P(yes)), best first
+
+    @property
+    def shows_frames(self) -> bool:
+        return self.view in ("visual-frame", "visual-clip") and bool(self.frames)
+
+    @property
+    def citation(self) -> Citation:
+        if not self.segments or self.view:
+            return self.hit.citation
+        return Citation(self.hit.video_id, self.hit.path, self.segments[0].start, self.segments[-1].end)
+
+    @property
+    def transcript(self) -> str:
+        return " ".join(s.text for s in self.segments)

@@ -14,7 +14,8 @@ import videorag.generate.openai as openai_backend
 from videorag.caption import create_captioner
 from videorag.config import GenerateConfig
 from videorag.errors import GenerationError
-from videorag.generate import Evidence, create_generator
+from videorag.generate import create_generator
+from videorag.types import Evidence
 from videorag.types import Frame, Hit, Segment
 
 MODELS = (200, b'{"data": [{"id": "listed-model"}]}')

@@ -17,7 +17,8 @@ from tests.rerank.test_backends import ANSWERS, _qc, _text, _visual
 from videorag.caption import create_captioner
 from videorag.config import GenerateConfig, RerankConfig
 from videorag.errors import CaptionError
-from videorag.generate import Evidence, create_generator
+from videorag.generate import create_generator
+from videorag.types import Evidence
 from videorag.rerank import create_reranker
 from videorag.types import Frame, Hit, Segment
 

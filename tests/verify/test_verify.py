@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from videorag.config import VerifyConfig
-from videorag.generate import Evidence
+from videorag.types import Evidence
 from videorag.types import Answer, Citation, Hit, Segment
 from videorag.verify import ABSTAINED, split_claims, verify
 

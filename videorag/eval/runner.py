@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..generate import Evidence
+from ..types import Evidence
 from ..methods.evidence import excerpt
 from ..retrieve.text import tokenize
 from ..types import Hit, Segment

@@ -100,7 +100,7 @@ class Carve:
         """The best chunks across the collection, in rank order, each in its winning view — its
         keyframes for a visual view (frames for generators that read images), its text else;
         each cites the moment inside the chunk."""
-        from ..generate import Evidence
+        from ..types import Evidence
         from .evidence import segments_of
 
         qc, searcher, out = request.context, request.searcher, []

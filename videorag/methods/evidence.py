@@ -11,7 +11,7 @@ from functools import cached_property
 import numpy as np
 
 from ..config import Config
-from ..generate import Evidence
+from ..types import Evidence
 from ..retrieve.base import Query
 from ..retrieve.corpus import Corpus
 from ..types import Frame, Hit, Segment

@@ -86,7 +86,7 @@ class RAGAdapter:
     def evidence(self, request) -> list:
         """Per hit: its K frames in time order and the 10 transcript lines most relevant to the
         question (one query context for all hits: the videos are not ranked again)."""
-        from ..generate import Evidence
+        from ..types import Evidence
         from .evidence import segments_of
 
         qc, corpus, out = request.context, request.searcher.corpus, []
