@@ -49,7 +49,9 @@ def _reproduce_args(ev) -> None:
 
 def _generation_args(ev) -> None:
     p = ev.add_parser("generation", help="answer queries and score them (ROUGE-L, BLEU-4, ...)")
-    p.add_argument("--method", default="textvideorag", help="naive | textvideorag | oracle | textrag")
+    p.add_argument("--method", default="textvideorag",
+                   help="naive | oracle | textrag | a retrieval method whose best transcripts the generator "
+                        "reads (textvideorag, best, ...; default %(default)s)")
     p.add_argument("--documents", type=Path, help="textrag: JSONL {id, text} document corpus")
     p.add_argument("--textrag-retriever", default="bm25", choices=("bm25", "dense"))
     p.add_argument("--judge", default=None, help="G-Eval judge backend (llamacpp | openai)")

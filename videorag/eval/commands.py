@@ -95,16 +95,20 @@ def cmd_reproduce(args, config):
     return results
 
 
+GENERATION_METHODS = ("naive", "oracle", "textrag")   # beside the registered retrieval methods
+
+
 def _context(args, config, transcripts):
-    """The evidence each generation method gives the generator for an item."""
+    """The evidence each generation method gives the generator for an item: none (`naive`), the
+    gold video's (`oracle`), `--documents`' best (`textrag`), else the best transcripts of the
+    registered retrieval method of that name (`textvideorag`, `best`, ...)."""
+    from ..methods import METHODS
+
     method = args.method
     if method == "naive":
         return lambda item: []
     if method == "oracle":
         return lambda item: [transcript_evidence(item.relevant[0], transcripts[item.relevant[0]], item.query)]
-    if method == "textvideorag":
-        rank = BenchRanker(args, config, transcripts).ranker("best", config.generate.videos)
-        return lambda item: [transcript_evidence(v, transcripts[v], item.query) for v in rank(item)]
     if method == "textrag":
         if args.documents is None:
             raise ConfigError("textrag needs a document corpus", "pass --documents FILE.jsonl ({id, text} lines)")
@@ -113,7 +117,11 @@ def _context(args, config, transcripts):
         docs = load_transcripts(args.documents)
         rank = BenchRanker(args, config, docs).ranker(args.textrag_retriever, config.generate.videos)
         return lambda item: [transcript_evidence(d, docs[d], item.query) for d in rank(item)]
-    raise ConfigError(f"unknown generation method {method!r}", "choose naive | textvideorag | oracle | textrag")
+    if method in METHODS.names():
+        rank = BenchRanker(args, config, transcripts).ranker(method, config.generate.videos)
+        return lambda item: [transcript_evidence(v, transcripts[v], item.query) for v in rank(item)]
+    raise ConfigError(f"unknown generation method {method!r}",
+                      f"choose {' | '.join(GENERATION_METHODS)} or a retrieval method ({', '.join(METHODS.names())})")
 
 
 def cmd_generation(args, config):
