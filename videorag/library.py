@@ -217,6 +217,44 @@ class Library:
             problems = check(index)
             return problems, (fix(index, problems) if repair and problems else [])
 
+    def save_frame_nets(self, nets: dict, meta: dict) -> int:
+        """Save trained frame scorers with the index (`train-frame-selector`: {"retrieval"[,
+        "generation"]}, `meta` as `visual.scorer.save` takes it) and re-choose every video's
+        retrieval frames and visual vector with the retrieval one; the snapshot is renewed after.
+        Returns how many videos were re-chosen."""
+        from .retrieve import snapshot
+        from .visual import scorer
+
+        index = self.index
+        with index.writer():
+            index.refresh()
+            scorer.save(self.location.local / scorer.SCORER_FILE, nets, meta)
+            with self._lock:
+                self._frame_nets = dict(nets)   # later ingests and asks here use them too
+            count = self._reselect_frames(index, nets["retrieval"])
+        if not snapshot.fresh(self.location):
+            try:
+                self.renew_snapshot()
+            except OSError as exc:   # the frames are re-chosen; the next search saves it
+                log.warning("search snapshot not saved (%s); the next search builds it", exc)
+        return count
+
+    def _reselect_frames(self, index: VideoIndex, net) -> int:
+        """Re-choose each video's retrieval frames with `net` and store its visual vector anew."""
+        from .visual.represent import retrieval_frames, video_vector
+
+        cfg, visual, count = self.config.ingest, self.visual, 0
+        for video_id in sorted(index.video_ids()):
+            times, vectors = index.frame_vectors(video_id)
+            if len(times):
+                chosen = retrieval_frames(vectors, cfg.retrieval_frames, cfg.retrieval_subset, net,
+                                          cfg.frame_reduction)
+                images = [f.jpeg for f in index.frames(video_id)] if hasattr(visual, "embed_video") else None
+                index.set_visual(video_id, [float(times[i]) for i in chosen],
+                                 video_vector(vectors, chosen, visual, images))
+                count += 1
+        return count
+
     def info(self) -> dict:
         """The index's figures, models and search snapshot (fresh or stale, its ANN indexes)."""
         from .retrieve import snapshot

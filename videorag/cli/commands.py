@@ -170,7 +170,7 @@ def cmd_demo(args) -> int:
 
 def cmd_train_frame_selector(rag, args) -> int:
     from ..eval.datasets import load_golden_jsonl
-    from ..visual.training import train_frame_selector
+    from ..finetune.frame_selector import train_frame_selector
 
     report = train_frame_selector(rag, load_golden_jsonl(args.qa), args.generation, args.max_items,
                                   args.epochs, rag.config.show_progress)

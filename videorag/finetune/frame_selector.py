@@ -1,9 +1,12 @@
-"""`videorag train-frame-selector`: collect labels from an index plus a QA set, train the frame
-scorers, save them with the index, and refresh the videos' retrieval vectors with them.
+"""`videorag train-frame-selector`: collect labels from an index plus a QA set and train the frame
+scorers (`videorag.visual.scorer`); the library saves them with the index and re-chooses the
+videos' retrieval frames with them (`Library.save_frame_nets`). Training only computes.
 
 Retrieval labels are cheap (frame/query similarity). Generation labels are costly (one answer
-per sampled subset): they are appended to `frame_labels.jsonl` in the index as they come, so an
-interrupted run resumes, and `max_items` caps the work.
+per sampled subset): they are appended to `frame_labels.jsonl` in the index folder as they come,
+so an interrupted run resumes, and `max_items` caps the work.
+
+    report = train_frame_selector(rag, load_golden_jsonl("golden.jsonl"))   # rag: a VideoRAG
 """
 from __future__ import annotations
 
@@ -14,9 +17,8 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from ..errors import ConfigError
-from . import scorer
-from .represent import retrieval_frames, video_vector
-from .selection import kmeans_frames
+from ..visual import scorer
+from ..visual.selection import kmeans_frames
 
 log = logging.getLogger(__name__)
 LABELS_FILE = "frame_labels.jsonl"
@@ -87,6 +89,18 @@ def generation_samples(rag, path: Path) -> list[scorer.LabelledSubset]:
 
 def train_frame_selector(rag, items, generation: bool = False, max_items: int = 100,
                          epochs: int = 30, show_progress: bool = False) -> dict:
+    """Train the frame scorers of `rag`'s index on `items` (`train_scorers`), then have its
+    library save them and re-choose every video's retrieval frames; the training report, with
+    `refreshed_videos` (how many were re-chosen)."""
+    nets, meta, report = train_scorers(rag, items, generation, max_items, epochs, show_progress)
+    report["refreshed_videos"] = rag.library.save_frame_nets(nets, meta)
+    return report
+
+
+def train_scorers(rag, items, generation: bool = False, max_items: int = 100, epochs: int = 30,
+                  show_progress: bool = False) -> tuple[dict, dict, dict]:
+    """(nets {"retrieval"[, "generation"]}, their metadata, the report {kind: {samples, losses}}):
+    the scorers trained on labels from `rag`'s index; writes nothing but the generation labels."""
     if not rag.index.has_visual:
         raise ConfigError(f"index {rag.location} has no frame embeddings",
                           "index with --visual clip --visual-model FOLDER first")
@@ -105,23 +119,6 @@ def train_frame_selector(rag, items, generation: bool = False, max_items: int = 
             nets["generation"] = scorer.GenerationNet.build(dim)
             report["generation"] = {"samples": len(gen_samples),
                                     "losses": scorer.train(nets["generation"], gen_samples, epochs).losses}
-    scorer.save(rag.index_dir / scorer.SCORER_FILE, nets,
-                {"dim": dim, "subset": rag.config.ingest.retrieval_subset, "hidden": 256,
-                 "visual_model": rag.visual.model_name})
-    report["refreshed_videos"] = refresh_visual_vectors(rag, nets["retrieval"])
-    return report
-
-
-def refresh_visual_vectors(rag, net) -> int:
-    """Re-choose every video's retrieval frames with the trained scorer."""
-    cfg, count = rag.config.ingest, 0
-    for video_id in sorted(rag.index.video_ids()):
-        times, vectors = rag.index.frame_vectors(video_id)
-        if len(times):
-            chosen = retrieval_frames(vectors, cfg.retrieval_frames, cfg.retrieval_subset, net,
-                                      cfg.frame_reduction)
-            images = [f.jpeg for f in rag.index.frames(video_id)] if hasattr(rag.visual, "embed_video") else None
-            vector = video_vector(vectors, chosen, rag.visual, images)
-            rag.index.set_visual(video_id, [float(times[i]) for i in chosen], vector)
-            count += 1
-    return count
+    meta = {"dim": dim, "subset": rag.config.ingest.retrieval_subset, "hidden": 256,
+            "visual_model": rag.visual.model_name}
+    return nets, meta, report
