@@ -84,11 +84,11 @@ def bench_quality(run) -> dict:
     items = load_triplets(vragbench)
     rag = VideoRAG(captioned_index(run, gold.videos), run.config())
     split = {json.loads(line)["id"]: json.loads(line)["split"] for line in vragbench.read_text().splitlines()}
-    result = {"n": len(items), "chunks": len(rag.searcher().corpus.chunk_views),
-              "views": rag.searcher().corpus.chunk_views.models, "runs": []}
+    result = {"n": len(items), "chunks": len(rag.live.get().corpus.chunk_views),
+              "views": rag.live.get().corpus.chunk_views.models, "runs": []}
     for name, method, settings in RUNS:
         rag.config.search.carve = run.config(*settings).search.carve
-        e5.forget()   # each run's stage times from a cold passage cache
+        e5.forget(rag.resources)   # each run's stage times from a cold passage cache
         for part in ("dev", "test"):
             chosen = [it for it in items if split[it.qid] == part]
             scores = evaluate_index(rag, chosen, method)
@@ -102,14 +102,14 @@ def bench_latency(run, queries: int = 40) -> dict:
     rag = VideoRAG(synthetic_captioned_index(run), run.config())
     start = time.perf_counter()
     rag.search("warm up", method="carve")
-    views = rag.searcher().corpus.chunk_views
+    views = rag.live.get().corpus.chunk_views
     result = {"chunks": len(views), "view_items": {k: len(v.chunk) for k, v in views.views.items()},
               "first_query_seconds (builds the views)": round(time.perf_counter() - start, 1)}
     for cache in ("cold", "kept"):   # e5's passage cache emptied before each query, or kept across them
         stages: list[dict] = []
         for i in range(queries):
             if cache == "cold":
-                e5.forget()
+                e5.forget(rag.resources)
             t = {}
             begin = time.perf_counter()
             rag.search(f"how do I fix the {['chain', 'valve', 'hinge', 'filter'][i % 4]} on a bike {i}", top_k=10,

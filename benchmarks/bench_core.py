@@ -48,8 +48,8 @@ def warm_rag(index_dir: Path, config) -> VideoRAG:
     """A fresh index with its models loaded and its tables created: what follows is throughput."""
     shutil.rmtree(index_dir, ignore_errors=True)
     rag = VideoRAG(index_dir, config)
-    rag.embedder.embed(["warm up"])
-    rag.asr.warm_up()
+    rag.library.embedder.embed(["warm up"])
+    rag.library.asr.warm_up()
     return rag
 
 
@@ -76,7 +76,7 @@ def _stage_speeds(paths: list[Path], rag: VideoRAG) -> dict:
 
     seconds = sum(probe(p).duration for p in paths)
     speeds = {}
-    for name, fn in (("asr", lambda p: rag.asr.transcribe(str(p))), ("frames_1fps", sample_frames)):
+    for name, fn in (("asr", lambda p: rag.library.asr.transcribe(str(p))), ("frames_1fps", sample_frames)):
         speeds[name] = round(seconds / (sum(times_ms(fn, paths)) / 1000), 1)
     return speeds
 
@@ -113,14 +113,14 @@ def bench_search(run, queries: int = 200) -> dict:
     load = time.perf_counter() - start
     rng = random.Random(1)
     times = times_ms(lambda q: rag.search(q, top_k=10), [question(rng) for _ in range(queries)])
-    stats = rag.info()
+    stats = rag.library.info()
     return {"videos": stats["videos"], "units": stats["units"], "queries": queries,
             "cold_load_seconds": round(load, 2), **percentiles(times), "fresh_read_check_ms": _refresh_ms(rag)}
 
 
 def _refresh_ms(rag: VideoRAG, rounds: int = 200) -> float:
     """Median cost of the per-call check for other processes' commits (part of every search)."""
-    return round(float(np.median(times_ms(lambda _: rag.index.refresh(), range(rounds)))), 3)
+    return round(float(np.median(times_ms(lambda _: rag.library.index.refresh(), range(rounds)))), 3)
 
 
 def bench_ask(run) -> dict:

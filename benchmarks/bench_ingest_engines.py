@@ -41,8 +41,8 @@ def _runs(run, engine: str) -> dict:
         shutil.rmtree(index_dir, ignore_errors=True)
         rag = VideoRAG(index_dir, config)
         if engine == "local":
-            rag.embedder.embed(["warm up"])
-            rag.asr.warm_up()
+            rag.library.embedder.embed(["warm up"])
+            rag.library.asr.warm_up()
         report, seconds = timed_add(rag, folder)
         speeds.append(total / seconds)
         assert report.count("added") == n, report.summary()
@@ -66,8 +66,8 @@ def bench_ray(run) -> dict:
 def _transcripts(index: Path) -> dict[str, str]:
     """{file name: its transcript} of an index."""
     rag = VideoRAG(index)
-    names = {r["video_id"]: Path(r["path"]).name for r in rag.index.videos(["video_id", "path"]).to_pylist()}
-    segments = sorted((r for r in rag.index.units().to_pylist() if r["kind"] == "segment"),
+    names = {r["video_id"]: Path(r["path"]).name for r in rag.library.index.videos(["video_id", "path"]).to_pylist()}
+    segments = sorted((r for r in rag.library.index.units().to_pylist() if r["kind"] == "segment"),
                       key=lambda r: (r["video_id"], r["start"]))
     out: dict[str, list[str]] = {}
     for r in segments:

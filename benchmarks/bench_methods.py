@@ -35,7 +35,7 @@ def _latency(rag: VideoRAG, method: str, moments: bool, queries: int) -> dict:
 
 def bench_text(run, queries: int = 100) -> dict:
     rag = VideoRAG(search_index(run), run.config())
-    result = {"videos": rag.info()["videos"], "units": rag.info()["units"], "queries": queries}
+    result = {"videos": rag.library.info()["videos"], "units": rag.library.info()["units"], "queries": queries}
     for method in TEXT_METHODS:
         for moments in (False, True):
             result[f"{method}{' --moments' if moments else ''}"] = _latency(rag, method, moments, queries)
@@ -72,7 +72,7 @@ def bench_rag_adapter(run, queries: int = 50) -> dict:
     start = time.perf_counter()
     rag.search("warm up", method="rag-adapter")
     load = time.perf_counter() - start
-    stats = rag.info()
+    stats = rag.library.info()
     result = {"videos": stats["videos"], "captions": stats.get("captions"), "queries": queries,
               "first_query_seconds (loads captions)": round(load, 2)}
     for moments in (False, True):

@@ -81,8 +81,8 @@ def index_videos(rag: VideoRAG, videos: Path, keep: set[str]) -> dict:
     seconds = time.perf_counter() - start
     if report.partial:
         raise SystemExit(f"ingest failed: {[f.error for f in report.failed]}")
-    stale = [v for v in rag.index.videos(["video_id"])["video_id"].to_pylist() if v not in keep]
-    rag.remove(stale)
+    stale = [v for v in rag.library.index.videos(["video_id"])["video_id"].to_pylist() if v not in keep]
+    rag.library.remove(stale)
     return {"summary": report.summary(), "seconds": round(seconds, 1), "removed_stale": len(stale)}
 
 

@@ -139,7 +139,7 @@ def child_serve(index_dir: Path, queries: int) -> dict:
     """In a fresh process: open + first query, warm latency, peak RSS."""
     t0 = time.perf_counter()
     rag = _rag(index_dir)
-    vectors = rag.embedder.vectors = rag.searcher().corpus.segments.vectors   # queries near its rows
+    vectors = rag.library.embedder.vectors = rag.live.get().corpus.segments.vectors   # queries near its rows
     rag.search("q:0")
     first = time.perf_counter() - t0
     rng = random.Random(1)

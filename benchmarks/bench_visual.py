@@ -53,7 +53,7 @@ def bench_select(run, videos: int = 20) -> dict:
 def bench_ingest_visual(run) -> dict:
     text = bench_ingest(run)
     rag = warm_rag(run.work / "ingest-index-visual", run.config("ingest.visual=clip", f"ingest.visual_model={MODEL}"))
-    rag.visual.embed_texts(["warm up"])
+    rag.library.visual.embed_texts(["warm up"])
     _, seconds = timed_add(rag, run.work / "ingest-videos")
     return {"text_only_x_realtime": text["x_realtime"], "visual_x_realtime": round(text["video_seconds"] / seconds, 1),
             "video_seconds": text["video_seconds"], "visual_model": f"clip:{MODEL}"}
@@ -62,7 +62,7 @@ def bench_ingest_visual(run) -> dict:
 def bench_search_vt(run, queries: int = 100) -> dict:
     index_dir = search_index(run)   # the 1,000-video index, built if missing
     rag = VideoRAG(index_dir, run.config("search.method=videorag-vt"))
-    index = rag.index
+    index = rag.library.index
     if not index.has_visual:
         rng = np.random.default_rng(2)
         index.enable_visual("clip", MODEL, f"clip:{MODEL}", 512)
@@ -73,7 +73,7 @@ def bench_search_vt(run, queries: int = 100) -> dict:
         rag = VideoRAG(index_dir, run.config("search.method=videorag-vt"))
     rag.search("warm up")
     times = times_ms(lambda q: rag.search(f"how do I fix the hinge number {q}", top_k=10), range(queries))
-    return {"videos": len(rag.index.video_ids()), **percentiles(times)}
+    return {"videos": len(rag.library.index.video_ids()), **percentiles(times)}
 
 
 PARTS = {"frames": bench_frames, "select": bench_select, "ingest": bench_ingest_visual, "search": bench_search_vt}

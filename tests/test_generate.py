@@ -126,7 +126,7 @@ def test_llamacpp_streams_tokens_then_the_answer():
 def test_the_local_runtime_reports_a_prompt_over_its_context_and_a_file_that_is_no_model(tmp_path):
     pytest.importorskip("xllamacpp", reason="installed by the llamacpp extra (make test)")
     from videorag.errors import ModelNotFoundError
-    from videorag.generate.gguf import LocalModel
+    from videorag.llm.gguf import LocalModel
     from videorag.models import GEMMA3_270M, resolve
 
     model = LocalModel(resolve(None, GEMMA3_270M)[0], n_ctx=256)   # (llama.cpp raises a smaller one)

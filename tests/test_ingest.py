@@ -40,13 +40,13 @@ def test_reindex_skips_and_moved_file_is_recognised(make_rag, short_video, tmp_p
     assert rag.add([tmp_path / "a"]).count("added") == 1
     again = rag.add([tmp_path / "a"])
     assert again.count("unchanged") == 1 and again.count("added") == 0
-    units = rag.info()["units"]
+    units = rag.library.info()["units"]
     moved = tmp_path / "b" / "renamed-tea.mp4"
     moved.parent.mkdir()
     shutil.move(first, moved)
     report = rag.add([tmp_path / "b"])
     assert [f.status for f in report.files] == ["moved"]
-    stats = rag.info()
+    stats = rag.library.info()
     assert stats["videos"] == 1 and stats["units"] == units
     assert rag.search("tea bag")[0].path == str(moved.resolve())
 
@@ -71,7 +71,7 @@ def test_broken_files_are_reported_and_skipped(make_rag, short_video, tmp_path):
     for name, message in expected.items():
         assert status[name].status == "failed" and message in status[name].error, status[name]
         assert "\n" not in status[name].error
-    assert rag.info()["videos"] == 1
+    assert rag.library.info()["videos"] == 1
 
 
 def test_sidecar_subtitles_replace_asr(make_rag, tmp_path):
@@ -81,7 +81,7 @@ def test_sidecar_subtitles_replace_asr(make_rag, tmp_path):
     (folder / "quiet.srt").write_text("1\n00:00:00,500 --> 00:00:02,000\nGrind the cardamom pods.\n")
     rag = make_rag()
     assert rag.add([folder]).count("added") == 1
-    assert rag.index.videos(["source"])["source"].to_pylist() == ["subtitles"]
+    assert rag.library.index.videos(["source"])["source"].to_pylist() == ["subtitles"]
     hit = rag.search("crush cardamom")[0]
     assert (hit.start, hit.end) == (0.5, 2.0)
 
@@ -90,7 +90,7 @@ def test_interrupted_ingest_leaves_a_readable_index(make_rag, sample_dir, tmp_pa
     folder, _ = sample_dir
     subset = [copy(p, tmp_path / "v" / p.name) for p in sorted(folder.glob("*.mp4"))[:2]]
     rag = make_rag()
-    index = rag.add([subset[0]]) and rag.index
+    index = rag.add([subset[0]]) and rag.library.index
     real_write = index._tables["videos"].merge_insert  # the videos row: the last write of a video
 
     def crash(*args, **kwargs):
@@ -100,11 +100,11 @@ def test_interrupted_ingest_leaves_a_readable_index(make_rag, sample_dir, tmp_pa
     with pytest.raises(KeyboardInterrupt):
         rag.add([tmp_path / "v"])
     monkeypatch.setattr(index._tables["videos"], "merge_insert", real_write)
-    assert rag.info()["videos"] == 1
+    assert rag.library.info()["videos"] == 1
     assert {h.video_id for h in rag.search("anything at all", top_k=5)} == index.video_ids()
     report = rag.add([tmp_path / "v"])
     assert report.count("added") == 1 and report.count("unchanged") == 1
-    assert index.remove_orphans() == 0 and rag.info()["videos"] == 2
+    assert index.remove_orphans() == 0 and rag.library.info()["videos"] == 2
 
 
 def test_other_embedder_is_refused(make_rag, short_video, tmp_path):
@@ -119,9 +119,9 @@ def test_other_embedder_is_refused(make_rag, short_video, tmp_path):
 def test_remove_by_path(make_rag, short_video):
     rag = make_rag()
     rag.add([short_video[0]])
-    ids = rag.index.video_ids()
-    assert set(rag.remove([str(short_video[0])])) == ids and len(ids) == 1
-    assert rag.info()["videos"] == 0
+    ids = rag.library.index.video_ids()
+    assert set(rag.library.remove([str(short_video[0])])) == ids and len(ids) == 1
+    assert rag.library.info()["videos"] == 0
     assert rag.search("tea") == []
 
 

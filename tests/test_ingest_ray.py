@@ -37,7 +37,7 @@ def _ray_config() -> Config:
 
 
 def _table(rag, name: str, columns: list[str]) -> list[dict]:
-    rows = rag.index._tables[name].to_arrow().select(columns).to_pylist()
+    rows = rag.library.index._tables[name].to_arrow().select(columns).to_pylist()
     return sorted(rows, key=lambda r: tuple(str(r[c]) for c in columns))
 
 
@@ -131,4 +131,4 @@ def test_ray_engine_hashes_on_workers_and_finds_copies_and_nothing_new(tmp_path,
     assert report.count("added") == 0
     again = next(f for f in report.files if "again" in f.path)
     assert again.status == "unchanged" and again.error.startswith("copy of")
-    assert len(rag.index._tables["videos"].to_arrow()) == 2
+    assert len(rag.library.index._tables["videos"].to_arrow()) == 2

@@ -41,7 +41,7 @@ def test_a_torch_made_index_answers_onnx_queries(sample_dir, make_rag, onnx, tmp
     torch_rag = make_rag()
     torch_rag.add([folder])
     onnx_rag = VideoRAG(torch_rag.index_dir, Config(embed=EmbedConfig(backend="onnx")), embedder=onnx)
-    assert torch_rag.index.stats()["videos"] == len(SAMPLES)
+    assert torch_rag.library.index.stats()["videos"] == len(SAMPLES)
     for query, expected in (("how do I patch a tube", "fix-a-flat-bike-tire"),
                             ("how hot should the water be for coffee", "brew-pour-over-coffee")):
         onnx_hits, torch_hits = onnx_rag.search(query, 3), torch_rag.search(query, 3)

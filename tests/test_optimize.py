@@ -27,7 +27,7 @@ def _results(rag: VideoRAG) -> list:
 
 
 def _fragments(rag: VideoRAG, table: str) -> int:
-    return rag.index._tables[table].stats()["fragment_stats"]["num_fragments"]
+    return rag.library.index._tables[table].stats()["fragment_stats"]["num_fragments"]
 
 
 def test_optimize_compacts_the_tables_and_rebuilds_a_fresh_snapshot_with_the_same_results(tmp_path):
@@ -35,17 +35,17 @@ def test_optimize_compacts_the_tables_and_rebuilds_a_fresh_snapshot_with_the_sam
     rag = VideoRAG(tmp_path / "index", Config(), embedder=embedder)
     assert rag.add(tiny_videos(tmp_path / "library", 3, seconds=6)).count("added") == 3
     for n in range(3):
-        rag.index.add(_record(n, embedder))
+        rag.library.index.add(_record(n, embedder))
     assert _fragments(rag, "units") > 1 and _fragments(rag, "videos") > 1
-    assert rag.info()["search"]["snapshot"] == "stale"   # written since the snapshot was made
+    assert rag.library.info()["search"]["snapshot"] == "stale"   # written since the snapshot was made
     before = _results(rag)
     assert all(before) and before[4][0]["path"].startswith("/videos/chain-")   # the directly written ones count
     old = snapshot.manifest(rag.location)
 
-    made = rag.optimize()
+    made = rag.library.optimize()
 
     assert _fragments(rag, "units") == _fragments(rag, "videos") == 1
-    info = rag.info()
+    info = rag.library.info()
     assert info["search"]["snapshot"] == "fresh" and info["videos"] == 6
     assert made["token"] == snapshot.manifest(rag.location)["token"] != old["token"]
     assert {name: level["rows"] for name, level in info["search"]["levels"].items()} == \

@@ -59,7 +59,7 @@ def test_index_and_search_an_index_on_s3(s3, short_video, asr, embedder, capsys)
     assert rag.add([short_video[0]]).count("unchanged") == 1        # incremental on S3 too
     assert main(["search", "steep the tea", "--index", uri, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["results"][0]["video_id"] == hit.video_id
-    assert rag.remove([hit.video_id]) == [hit.video_id]
+    assert rag.library.remove([hit.video_id]) == [hit.video_id]
     assert reader.search("how long should the tea steep") == []
 
 

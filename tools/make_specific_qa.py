@@ -391,7 +391,7 @@ class LocalLLM:
         key = hashlib.sha1(f"{self.name}\n{prompt}".encode()).hexdigest()
         if key not in self.cache:
             if self.llm is None:
-                from videorag.generate.gguf import LocalModel
+                from videorag.llm.gguf import LocalModel
                 self.llm = LocalModel(str(gguf_path(self.name)), n_ctx=2048, threads=1)
             out = self.llm.complete({"prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0,
                                      "seed": 0, "stop": ["\n", "Passage:"]})

@@ -22,6 +22,7 @@ from .generate import BACKENDS, create_generator, resolve_backend
 from .index.frames import IndexFrames
 from .index.meta import check_visual, open_meta
 from .library import Library, locked
+from .resources import Resources
 from .methods.evidence import EvidenceRequest, FramePicker, excerpt, excerpt_evidence, gather, screen, segments_of
 from .retrieve.base import Query
 from .retrieve.live import LiveSearcher
@@ -38,16 +39,18 @@ class VideoRAG:
     """
 
     def __init__(self, index_dir: str | Path, config: Config | None = None, *,
-                 embedder=None, asr=None, generator=None):
+                 embedder=None, asr=None, generator=None, resources: Resources | None = None):
         self.library = Library(index_dir, config, embedder=embedder, asr=asr)
+        self.resources = resources or Resources()   # its judge, generator model, rerankers, pools
         self.location = self.library.location
         self.index_dir = self.location.local    # this machine's folder for what derives from it
         self._embedder_given = embedder is not None
         self._query_embedder, self._generator, self._answerability = None, generator, None
         self._lock = threading.RLock()
-        self.frames = IndexFrames(lambda: self.index)   # frame images, read from the index when asked for
+        self.frames = IndexFrames(lambda: self.library.index)   # frame images, read from the index when asked for
         self.live = LiveSearcher(self.location, lambda: self.query_embedder, self.library.renew_snapshot,
-                                 self.library.read, visual=self._checked_visual, frames=self.frames)
+                                 self.library.read, visual=self._checked_visual, frames=self.frames,
+                                 resources=self.resources)
 
     @property
     def config(self) -> Config:
@@ -60,36 +63,22 @@ class VideoRAG:
         from them on next use (the embedders and the index stay as they are)."""
         self.library.config, self._generator, self._answerability = config, None, None
 
-    # -- the library's parts -------------------------------------------------------------------
-    index = property(lambda self: self.library.index, doc="The index (LanceDB): `Library.index`.")
-    embedder = property(lambda self: self.library.embedder, doc="The text embedder that fills the index.")
-    asr = property(lambda self: self.library.asr)
-    visual = property(lambda self: self.library.visual, doc="The frame embedder: `Library.visual`.")
-    captioner = property(lambda self: self.library.captioner)
-    frame_nets = property(lambda self: self.library.frame_nets)
-
     def add(self, paths: list[str | Path], progress=None, roots: tuple[Path, ...] | None = None,
             stages=None):
-        """Index files and folders (`Library.add`)."""
+        """Index files and folders (`Library.add`; the library's other writes and its models:
+        `rag.library`)."""
         return self.library.add(paths, progress, roots, stages)
 
-    def remove(self, targets: list[str]) -> list[str]:
-        return self.library.remove(targets)
+    def close(self) -> None:
+        """Release the models and pools this instance loaded (`resources`); it can be used
+        again afterwards (they load anew)."""
+        self.resources.close()
 
-    def check(self, repair: bool = False) -> tuple[list, list[str]]:
-        return self.library.check(repair)
+    def __enter__(self) -> VideoRAG:
+        return self
 
-    def info(self) -> dict:
-        return self.library.info()
-
-    def optimize(self) -> dict:
-        return self.library.optimize()
-
-    def save_snapshot(self) -> dict:
-        return self.library.save_snapshot()
-
-    def ingestor(self, roots: tuple[Path, ...] | None = None):
-        return self.library.ingestor(roots)
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     # -- query-side models ---------------------------------------------------------------------
     @property
@@ -102,27 +91,24 @@ class VideoRAG:
 
             backend = query_backend(self.config.embed)
             same = self._embedder_given or backend == self.config.embed.backend
-            self._query_embedder = self.embedder if same else create_embedder(self.config.embed, backend)
+            self._query_embedder = self.library.embedder if same else create_embedder(self.config.embed, backend)
         return self._query_embedder
 
     @property
     @locked
     def generator(self):
         if self._generator is None:
-            self._generator = create_generator(self.config.generate, self.query_embedder)
+            self._generator = create_generator(self.config.generate, self.query_embedder, self.resources)
         return self._generator
 
     def _checked_visual(self):
         """The frame embedder for queries (made when a method first needs it: the corpus has frame
         vectors), checked against the one that made the index's frames."""
-        check_visual(self.location, open_meta(self.location), self.visual.model_name, self.visual.dim)
-        return self.visual
+        visual = self.library.visual
+        check_visual(self.location, open_meta(self.location), visual.model_name, visual.dim)
+        return visual
 
     # -- search --------------------------------------------------------------------------------
-    def searcher(self):
-        """The index's searcher over its search snapshot (`LiveSearcher.get`)."""
-        return self.live.get()
-
     def method(self, name: str | None = None, judged: bool = False):
         """A registered retrieval method by name (default: the configured one); `judged`: its
         moments chosen by the judge."""
@@ -145,10 +131,11 @@ class VideoRAG:
 
     @property
     def judge(self):
-        """The judge (the `llm` reranker of `SearchConfig.judge`), shared by the process."""
+        """The judge (the `llm` reranker of `SearchConfig.judge`), loaded once by this instance and
+        shared by its search, generator and verifier."""
         from .rerank import shared_reranker
 
-        return shared_reranker(self.config.search.judge.reranker)
+        return shared_reranker(self.config.search.judge.reranker, self.resources)
 
     def search(self, query: str | Query, top_k: int | None = None, *, method: str | None = None,
                moments: bool = False, timings: dict | None = None, judge: bool | None = None) -> list[Hit]:
@@ -158,7 +145,7 @@ class VideoRAG:
         `timings`, when given, receives its stage times in seconds (e.g. carve's pool, rerank)."""
         _asked(query.text if isinstance(query, Query) else query)
         chosen = self.method(method, self.judged(judge))
-        return self.searcher().search(query, chosen, self.config.search, top_k, moments, timings)
+        return self.live.get().search(query, chosen, self.config.search, top_k, moments, timings)
 
     # -- answers -------------------------------------------------------------------------------
     def ask(self, question: str, *, method: str | None = None, judge: bool | None = None,
@@ -246,7 +233,7 @@ class VideoRAG:
         return excerpt_evidence(self._request(question, self.method()), hit)
 
     def _request(self, question: str, chosen, timings: dict | None = None) -> EvidenceRequest:
-        searcher = self.searcher()
+        searcher = self.live.get()
         return EvidenceRequest(question, searcher, self.config, chosen, self._frames(searcher), timings)
 
     def _frames(self, searcher) -> FramePicker | None:
@@ -258,12 +245,12 @@ class VideoRAG:
 
     def _picker(self, searcher) -> FramePicker:
         cfg = self.config.generate
-        net = self.frame_nets.get("generation") if searcher.corpus.frames is not None else None
+        net = self.library.frame_nets.get("generation") if searcher.corpus.frames is not None else None
         return FramePicker(searcher.frames, searcher, cfg.frames_per_video, cfg.frame_candidates, net)
 
     def generation_frames(self, video_id: str, question: str) -> list:
         """Frames a generator that reads images gets for `video_id` (see `FramePicker`)."""
-        return self._picker(self.searcher()).pick(video_id, question)
+        return self._picker(self.live.get()).pick(video_id, question)
 
     def _checked(self, answer: Answer, asked: Asked) -> Answer:
         """The answer split into claims and verified against its citations (`videorag.verify`),

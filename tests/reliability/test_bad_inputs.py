@@ -89,7 +89,7 @@ def test_non_utf8_file_name_is_indexed_once_and_leaves_no_orphans(tmp_path):
     assert first.count("added") == 1 and first.files[0].path.endswith("caf\\xe9.mp4")
     again = rag.add([folder])
     assert again.count("unchanged") == 1 and again.count("added") == 0
-    assert check(rag.index) == [] and rag.info()["videos"] == 1
+    assert check(rag.library.index) == [] and rag.library.info()["videos"] == 1
     assert rag.search("kettle")[0].path.endswith("caf\\xe9.mp4")
 
 
@@ -114,8 +114,8 @@ def test_subtitles_are_checked_against_the_video(tmp_path):
     rag = rag_at(tmp_path)
     result = rag.add([video]).files[0]
     assert result.status == "added" and result.warnings
-    assert rag.index.videos(["duration"])["duration"].to_pylist() == [pytest.approx(4.0, abs=0.5)]
-    segments = rag.index.segments(result.video_id)
+    assert rag.library.index.videos(["duration"])["duration"].to_pylist() == [pytest.approx(4.0, abs=0.5)]
+    segments = rag.library.index.segments(result.video_id)
     assert [s.text for s in segments] == ["first real cue", "runs past the end"]
     assert all(0 <= s.start < s.end <= 4.5 for s in segments)
 

@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from PIL import Image
 
-import videorag.generate.openai as openai_backend
+import videorag.llm.server as openai_backend
 from videorag.caption import create_captioner
 from videorag.config import GenerateConfig
 from videorag.errors import GenerationError

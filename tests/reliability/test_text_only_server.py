@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-import videorag.generate.openai as openai_backend
+import videorag.llm.server as openai_backend
 from tests.http_doubles import llama_server
 from tests.rerank.test_backends import ANSWERS, _qc, _text, _visual
 from videorag.caption import create_captioner
@@ -64,7 +64,7 @@ def _refusals(caplog) -> list[str]:
 
 def test_the_generator_answers_from_transcripts_and_says_once_that_the_server_takes_no_images(server, caplog):
     gen = create_generator(GenerateConfig(backend="openai", base_url=server, max_tokens=4, timeout=60))
-    with caplog.at_level(logging.WARNING, logger="videorag.generate.openai"):
+    with caplog.at_level(logging.WARNING, logger="videorag.llm.server"):
         first = gen.generate("How long should the first coat dry?", _evidence())
         again = gen.generate("How long should the first coat dry?", _evidence())   # straight to text alone
     assert first.answer and again.answer and first.generator == "openai"
@@ -76,7 +76,7 @@ def test_the_generator_answers_from_transcripts_and_says_once_that_the_server_ta
 
 def test_the_judge_judges_text_and_leaves_frames_unjudged(server, caplog):
     judge = create_reranker(RerankConfig(backend="llm", generator="openai", base_url=server, timeout=60))
-    with caplog.at_level(logging.WARNING, logger="videorag.generate.openai"):
+    with caplog.at_level(logging.WARNING, logger="videorag.llm.server"):
         raw = judge.score(_qc(), [_text(0, ANSWERS), _visual(1, (1.0, 2.0)), _visual(0, (3.0,))])
     assert 0.0 <= raw[0] <= 1.0 and np.isnan(raw[1:]).all()
     assert len(_refusals(caplog)) == 1

@@ -136,7 +136,7 @@ def make(tmp_path: Path, folder: Path) -> VideoRAG:
 
 def test_check_finds_and_repairs_each_broken_invariant(folder, tmp_path):
     rag = make(tmp_path, folder)
-    index = rag.index
+    index = rag.library.index
     first, second, third = sorted(index.video_ids())[:3]
     videos = index.videos()
     index._tables["videos"].add(videos.filter(pc.equal(videos["video_id"], first)))  # a doubled row
@@ -148,12 +148,12 @@ def test_check_finds_and_repairs_each_broken_invariant(folder, tmp_path):
     assert len(actions) == 3 and check(index) == []
     assert index.video_ids() == set(index.row_ids("videos").to_pylist()) and len(index.video_ids()) == 4
     report = rag.add([folder])  # the removed and the incomplete video come back whole
-    assert report.count("added") == 2 and check(rag.index) == []
+    assert report.count("added") == 2 and check(rag.library.index) == []
 
 
 def test_check_cli_reports_problems_and_repairs(folder, tmp_path):
     rag = make(tmp_path, folder)
-    rag.index._tables["units"].delete(f"video_id = '{sorted(rag.index.video_ids())[0]}'")
+    rag.library.index._tables["units"].delete(f"video_id = '{sorted(rag.library.index.video_ids())[0]}'")
     rc, err = finish(videorag("check", "--index", tmp_path / "index"))
     assert rc == 1 and "incomplete" in err and "--repair" in err
     rc, err = finish(videorag("check", "--repair", "--index", tmp_path / "index"))
@@ -164,14 +164,14 @@ def test_check_cli_reports_problems_and_repairs(folder, tmp_path):
 
 def test_rewriting_a_video_keeps_one_row(folder, tmp_path):
     rag = make(tmp_path, folder)
-    index = rag.index
+    index = rag.library.index
     video_id = sorted(index.video_ids())[0]
     record_rows = index.row_ids("units").to_pylist().count(video_id)
     segments = index.segments(video_id)
-    vectors = rag.embedder.embed([s.text for s in segments])
+    vectors = rag.library.embedder.embed([s.text for s in segments])
     chunks = index.segments(video_id, "chunk")
     record = VideoRecord(video_id, "/elsewhere.mp4", 1, 1, 4.0, "subtitles", segments, vectors, chunks,
-                         rag.embedder.embed([c.text for c in chunks]).astype(np.float32))
+                         rag.library.embedder.embed([c.text for c in chunks]).astype(np.float32))
     index.add(record)
     index.add(record)  # a retried write
     assert index.row_ids("videos").to_pylist().count(video_id) == 1
@@ -182,10 +182,10 @@ def test_rewriting_a_video_keeps_one_row(folder, tmp_path):
 def test_remove_holds_the_lock(folder, tmp_path):
     rag = make(tmp_path, folder)
     rag.config.lock_wait = 0
-    rag.index.lock_wait = 0
+    rag.library.index.lock_wait = 0
     with writer_lock(tmp_path / "index").hold():  # re-entrant here: same process may go on
-        assert rag.remove([sorted(rag.index.video_ids())[0]])
-    proc = subprocess.run([*CLI, "remove", sorted(rag.index.video_ids())[0], "--index", str(tmp_path / "index"),
+        assert rag.library.remove([sorted(rag.library.index.video_ids())[0]])
+    proc = subprocess.run([*CLI, "remove", sorted(rag.library.index.video_ids())[0], "--index", str(tmp_path / "index"),
                            "--wait", "0", *FAST], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0
 
@@ -204,7 +204,7 @@ def test_fresh_reads_see_another_processes_writes(folder, tmp_path):
     assert len(rag.search("kettle", top_k=5)) == 1
     assert finish(videorag("index", folder, "--index", tmp_path / "index"))[0] == 0
     assert len(rag.search("kettle", top_k=10)) == 6
-    assert rag.info()["videos"] == 6
+    assert rag.library.info()["videos"] == 6
     assert finish(videorag("remove", folder / "video-1.mp4", "--index", tmp_path / "index"))[0] == 0
     assert len(rag.search("kettle", top_k=10)) == 5
 

@@ -20,7 +20,8 @@ from tests.http_doubles import JSONHandler
 from videorag.config import RerankConfig
 from videorag.errors import ConfigError, GenerationError, ModelNotFoundError
 from videorag.rerank import RERANKERS, create_reranker
-from videorag.rerank.llm import INSTRUCTION, MAX_FRAMES, MAX_PASSAGE, yes_probability
+from videorag.llm.yesno import INSTRUCTION, yes_probability
+from videorag.rerank.llm import MAX_FRAMES, MAX_PASSAGE
 from videorag.retrieve import Candidate
 from videorag.retrieve.base import Query
 from videorag.types import Frame
@@ -98,15 +99,13 @@ def test_e5_scores_the_answering_passage_above_an_unrelated_one_and_skips_frames
 
 @pytest.mark.slow
 def test_e5_embeds_a_passage_once_across_queries(monkeypatch):
-    from videorag.rerank import e5
-
     reranker = create_reranker(RerankConfig(backend="e5"))
     candidates = [_text(1, UNRELATED, 0.9), _text(0, ANSWERS, 0.1), _text(2, ANSWERS, 0.2)]
     first = reranker.score(_qc(), candidates)
     assert first[1] == pytest.approx(first[2], rel=1e-6)   # one text, one vector
     embedded = []
-    model = e5._model()
-    monkeypatch.setattr(e5, "_model", lambda: _Counting(model, embedded))
+    model = reranker.e5.model()
+    monkeypatch.setattr(reranker.e5, "model", lambda: _Counting(model, embedded))
     again = reranker.score(_qc(), candidates + [_text(3, "a passage never seen before", 0.0)])
     np.testing.assert_allclose(again[:3], first, rtol=1e-6)
     assert embedded == [["a passage never seen before"]]   # only the new passage was embedded
@@ -286,7 +285,7 @@ def test_llm_asks_each_pair_once(judge):
 def test_llm_reads_yes_or_no_when_the_server_refuses_log_probabilities(judge, caplog):
     judge.refuse_logprobs = True
     reranker = _llm(judge.url, model="m")
-    with caplog.at_level(logging.INFO, logger="videorag.rerank.llm"):
+    with caplog.at_level(logging.INFO, logger="videorag"):
         first = reranker.score(_qc(), [_text(0, ANSWERS)])
     raw = reranker.score(_qc(), [_text(0, ANSWERS), _text(1, UNRELATED)])
     np.testing.assert_array_equal(np.r_[first, raw], [1.0, 1.0, 0.0])
@@ -296,7 +295,7 @@ def test_llm_reads_yes_or_no_when_the_server_refuses_log_probabilities(judge, ca
 
 def test_llm_reply_neither_yes_nor_no_is_nan_and_logged(judge, caplog):
     candidates = [_text(0, ANSWERS, 0.1), _text(1, "a mystery", 0.8), _text(2, "", 0.5)]
-    with caplog.at_level(logging.INFO, logger="videorag.rerank.llm"):
+    with caplog.at_level(logging.INFO, logger="videorag"):
         raw = _llm(judge.url, model="my-judge").score(_qc(), candidates)
     assert raw[0] == pytest.approx(0.9) and np.isnan(raw[1]) and np.isnan(raw[2])   # empty: not asked
     assert len(judge.bodies) == 2 and {b["model"] for b in judge.bodies} == {"my-judge"}
@@ -383,7 +382,7 @@ def test_the_local_judge_evaluates_the_question_once_per_query():
     """Each passage after the first reuses the evaluated instruction and question (llama.cpp's
     prompt cache): only the passage and the reply's opening are new tokens."""
     pytest.importorskip("xllamacpp", reason="installed by the llamacpp extra")
-    from videorag.rerank.llm import SYSTEM, LocalJudge, prompt
+    from videorag.llm.yesno import SYSTEM, LocalJudge, prompt
 
     local = LocalJudge(RerankConfig(backend="llm", model=SMALL_JUDGE))
     replies = [local.ask(SYSTEM, prompt(QUESTION, f"Passage: {text}"), []) for text in (ANSWERS, UNRELATED)]
@@ -397,6 +396,6 @@ def test_the_moment_reranker_gets_the_model_given_with_rerank_model():
     """`search --moment-reranker cross-encoder --rerank-model DIR`: each video's moments are rescored by that model."""
     from videorag.rerank import moment_reranker
 
-    reranker = moment_reranker("cross-encoder", 0.5, "/models/my-ce")
+    reranker = moment_reranker("cross-encoder", 0.5, None, "/models/my-ce")
     assert reranker.config.model == "/models/my-ce" and reranker.config.backend == "cross-encoder"
-    assert moment_reranker("llm", 0.3, None, "openai", "http://judge").config.base_url == "http://judge"
+    assert moment_reranker("llm", 0.3, None, None, "openai", "http://judge").config.base_url == "http://judge"

@@ -27,7 +27,7 @@ def test_every_scoring_name_is_created_by_create_reranker():
 def test_a_selecting_name_is_refused_by_create_reranker_naming_the_valid_ones(name):
     assert kind_of(name) == SELECTING and name not in RERANKERS.names()
     for make in (lambda: create_reranker(RerankConfig(backend=name)),
-                 lambda: shared_reranker(RerankConfig(backend=name))):
+                 lambda: shared_reranker(RerankConfig(backend=name), None)):
         with pytest.raises(UnknownBackendError) as refused:
             make()
         message = str(refused.value)

@@ -5,6 +5,8 @@ candidate under the view that found it and keeps each chunk's best view; ablatio
 generation (frames for visual views, text for text views)."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import shutil
 
 import numpy as np
@@ -23,6 +25,7 @@ from videorag.retrieve.base import Candidate
 from videorag.visual.represent import chunk_views, clip_label
 
 NEEDS_TESSERACT = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
+NO_QC = SimpleNamespace(searcher=SimpleNamespace(resources=None))   # rescore reads only its owner's models
 
 
 def rendered(test):
@@ -66,12 +69,12 @@ def path_of(hit) -> str:
 
 @rendered
 def test_the_four_views_are_indexed_with_their_models(rag):
-    meta = rag.index.meta
+    meta = rag.library.index.meta
     assert meta["chunk_seconds"] == CHUNK and meta["clip_model"] == "mean of clip:random-tiny frame vectors"
-    rows = rag.index.chunk_views(rag.index.video_ids())
+    rows = rag.library.index.chunk_views(rag.library.index.video_ids())
     assert rows.num_rows >= 4 and all(1 <= len(k) <= 5 for k in rows["keyframes"].to_pylist())
     assert all(e - s <= CHUNK + 1e-6 for s, e in zip(rows["start"].to_pylist(), rows["end"].to_pylist()))
-    views = rag.searcher().corpus.chunk_views
+    views = rag.live.get().corpus.chunk_views
     assert set(views.views) == {"text-clip", "text-frame", "visual-frame", "visual-clip"}
     assert views.models["visual-frame"] == "clip:random-tiny"
     assert views.models["text-frame"] == "tesseract:eng captions, all-MiniLM-L6-v2"
@@ -127,7 +130,7 @@ def test_candidates_are_reranked_only_under_the_view_that_found_them(rag, monkey
 def test_scores_meet_on_one_scale_and_each_chunk_keeps_its_best_view():
     pooled = [Candidate(0, "chunk", 0, 4, 0.9, "text-clip", "a"), Candidate(0, "chunk", 0, 4, 0.2, "visual-frame", "", (1.0,)),
               Candidate(1, "chunk", 4, 8, 0.5, "text-clip", "b"), Candidate(1, "chunk", 4, 8, 0.8, "visual-frame", "", (5.0,))]
-    scores = rescore(None, pooled, CarveConfig(rerank=False), CarveConfig().reranker)
+    scores = rescore(NO_QC, pooled, CarveConfig(rerank=False), CarveConfig().reranker)
     assert np.allclose(scores, [1.0, 0.0, 0.0, 1.0])   # min-max within each view's pool
     chosen = choose(pooled, scores, best_view=True)
     assert [(c.video, c.source) for c in chosen] == [(0, "text-clip"), (1, "visual-frame")]
@@ -154,16 +157,16 @@ class _Unsure(_Fixed):
 def test_a_judged_candidate_takes_rerank_weight_of_the_judge_and_the_rest_of_its_own(monkeypatch):
     from videorag.methods import carve
 
-    monkeypatch.setattr(carve, "shared_reranker", lambda config: _Fixed())
+    monkeypatch.setattr(carve, "shared_reranker", lambda config, resources: _Fixed())
     pooled = [Candidate(v, "chunk", 0, 4, own, "visual-frame", "", (t,))
               for v, own, t in ((0, 0.9, 1.0), (1, 0.5, 5.0), (2, 0.1, 9.0))]
-    half = rescore(None, pooled, CarveConfig(rerank_depth=2), None)   # the third is below the depth
+    half = rescore(NO_QC, pooled, CarveConfig(rerank_depth=2), None)   # the third is below the depth
     assert np.allclose(half, [0.5 * 1 + 0.5 * 0, 0.5 * 0.5 + 0.5 * 1, 0.5 * 0.0])
-    judge_alone = rescore(None, pooled, CarveConfig(rerank_depth=2, rerank_weight=1.0), None)
+    judge_alone = rescore(NO_QC, pooled, CarveConfig(rerank_depth=2, rerank_weight=1.0), None)
     assert np.allclose(judge_alone, [0.0, 1.0, 0.0])
     # a calibrated judge's P(yes) is taken as it is: unsure of both, it leaves retrieval's order
-    monkeypatch.setattr(carve, "shared_reranker", lambda config: _Unsure())
-    unsure = rescore(None, pooled, CarveConfig(rerank_depth=2), None)
+    monkeypatch.setattr(carve, "shared_reranker", lambda config, resources: _Unsure())
+    unsure = rescore(NO_QC, pooled, CarveConfig(rerank_depth=2), None)
     assert np.allclose(unsure, [0.5 * 1 + 0.5 * 0.05, 0.5 * 0.5 + 0.5 * 0.1, 0.5 * 0.0])
     assert unsure[0] > unsure[1]
 
@@ -188,7 +191,7 @@ def _pooled(rag, cfg: CarveConfig, query: str):
     from videorag.methods.carve import pool
 
     rag.config.search.carve = cfg
-    qc = rag.searcher().context(query, rag.config.search)
+    qc = rag.live.get().context(query, rag.config.search)
     views = qc.corpus.chunk_views
     return qc, pool(qc, views, [v for v in cfg.views if v in views.views], cfg.pool)
 
@@ -217,7 +220,7 @@ QUERY = "boil water"
 def test_without_rerank_the_chunks_keep_the_pooled_order_and_no_reranker_runs(rag, monkeypatch):
     from videorag.methods import carve
 
-    monkeypatch.setattr(carve, "shared_reranker", lambda config: pytest.fail("rerank=False ran a reranker"))
+    monkeypatch.setattr(carve, "shared_reranker", lambda config, resources: pytest.fail("rerank=False ran a reranker"))
     cfg = CarveConfig(rerank=False)
     qc, pooled = _pooled(rag, cfg, QUERY)
     chosen = carve.Carve(rag.config.search).chunks(qc)
@@ -245,7 +248,7 @@ def test_without_choose_a_chunks_score_is_the_mean_of_its_views(rag, monkeypatch
     best_view = carve.Carve(replace_config(rag, choose=True)).chunks(qc)
     assert {(c.video, c.start): c.score for c in best_view} != {(c.video, c.start): c.score for c in chosen}
     # with reranking: the mean of the reranked scores of the chunk's views
-    monkeypatch.setattr(carve, "shared_reranker", lambda config: _Recorder())
+    monkeypatch.setattr(carve, "shared_reranker", lambda config, resources: _Recorder())
     cfg = CarveConfig(choose=False)
     qc, pooled = _pooled(rag, cfg, QUERY)
     rescored = carve.rescore(qc, pooled, cfg, cfg.reranker)
@@ -278,7 +281,7 @@ def test_missing_views_are_refused(rag, tmp_path):
     with pytest.raises(ConfigError, match="carve.views"):
         CarveConfig(views=("audio",))
     plain = IngestConfig(chunk_seconds=CHUNK, max_segment_seconds=CHUNK)   # no captions, no frame vectors
-    text_only = VideoRAG(tmp_path / "text-only", Config(ingest=plain), asr=rag.asr, embedder=rag.embedder)
+    text_only = VideoRAG(tmp_path / "text-only", Config(ingest=plain), asr=rag.library.asr, embedder=rag.library.embedder)
     assert text_only.add([rag.videos]).count("added") == 2
     text_only.config.search.carve = CarveConfig(views=("visual-frame", "text-frame"))
     with pytest.raises(IndexError_, match="none of the views"):

@@ -48,10 +48,10 @@ def test_text_moments_applies_the_reranker_it_is_given_and_only_that():
 
 
 def test_the_reranker_comes_from_the_moment_config_with_the_rerank_model():
-    assert moment_reranker_for(SearchConfig()) is None
+    assert moment_reranker_for(SearchConfig(), None) is None
     config = SearchConfig(moments=MomentConfig(reranker="cross-encoder", reranker_weight=0.3),
                           carve=CarveConfig(reranker=RerankConfig(backend="auto", model="/models/ce")))
-    reranker = moment_reranker_for(config)
+    reranker = moment_reranker_for(config, None)
     assert (reranker.name, reranker.weight, reranker.config.model) == ("cross-encoder", 0.3, "/models/ce")
 
 

@@ -196,6 +196,6 @@ def _add_directly(rag) -> None:
     segments = [Segment(0.0, 4.0, "grease the bicycle chain with a drop of oil"),
                 Segment(4.0, 8.0, "then wipe the extra oil off the chain")]
     chunks = [Segment(0.0, 8.0, " ".join(s.text for s in segments))]
-    rag.index.add(VideoRecord("chain", "/videos/chain.mp4", 1, 1, 8.0, "subtitles", segments,
-                              rag.embedder.embed([s.text for s in segments]), chunks,
-                              rag.embedder.embed([chunks[0].text])))
+    rag.library.index.add(VideoRecord("chain", "/videos/chain.mp4", 1, 1, 8.0, "subtitles", segments,
+                              rag.library.embedder.embed([s.text for s in segments]), chunks,
+                              rag.library.embedder.embed([chunks[0].text])))

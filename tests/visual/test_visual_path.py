@@ -36,7 +36,7 @@ def visual_rag(tmp_path_factory, sample_dir, asr, embedder):
 
 
 def test_frames_are_embedded_and_reduced(visual_rag):
-    index = visual_rag.index
+    index = visual_rag.library.index
     assert index.meta["visual_model"] == "clip:random-tiny" and index.meta["visual_dim"] == 64
     vectors = index.visual_vectors()
     assert len(vectors) == 5
@@ -47,7 +47,7 @@ def test_frames_are_embedded_and_reduced(visual_rag):
 
 @pytest.mark.parametrize("method", ["videorag-v", "videorag-vt"])
 def test_visual_methods_search(visual_rag, method):
-    rag = VideoRAG(visual_rag.index_dir, Config(search=SearchConfig(method=method)), embedder=visual_rag.embedder)
+    rag = VideoRAG(visual_rag.index_dir, Config(search=SearchConfig(method=method)), embedder=visual_rag.library.embedder)
     hits = rag.search("how do I patch a bicycle tube", top_k=5)
     assert len({h.video_id for h in hits}) == 5 and hits[0].end > hits[0].start
     if method == "videorag-vt":  # text still carries the ensemble on weightless frames
@@ -56,7 +56,7 @@ def test_visual_methods_search(visual_rag, method):
 
 def test_text_only_index_refuses_visual_method(demo_rag):
     rag = VideoRAG(demo_rag.index_dir, Config(search=SearchConfig(method="videorag-v")),
-                   embedder=demo_rag.embedder)
+                   embedder=demo_rag.library.embedder)
     with pytest.raises(IndexError_, match="needs frame embeddings"):
         rag.search("anything")
 
@@ -65,11 +65,11 @@ def test_mismatched_visual_model_is_refused(visual_rag):
     config = Config(ingest=IngestConfig(visual="siglip", visual_model="random-tiny"),
                     search=SearchConfig(method="videorag-vt"))
     with pytest.raises(IndexError_, match="clip:random-tiny"):
-        VideoRAG(visual_rag.index_dir, config, embedder=visual_rag.embedder).search("paint")
+        VideoRAG(visual_rag.index_dir, config, embedder=visual_rag.library.embedder).search("paint")
 
 
 def test_train_frame_selector_and_generation_frames(visual_rag, tmp_path, capsys):
-    ids = {r["path"].split("/")[-1][:-4]: r["video_id"] for r in visual_rag.index.videos(["video_id", "path"]).to_pylist()}
+    ids = {r["path"].split("/")[-1][:-4]: r["video_id"] for r in visual_rag.library.index.videos(["video_id", "path"]).to_pylist()}
     golden = tmp_path / "qa.jsonl"
     golden.write_text("\n".join(json.dumps({"query": q, "relevant": [ids[slug]]}) for q, slug in [
         ("patch a bicycle tube", "fix-a-flat-bike-tire"), ("paint the wall", "paint-a-wall"),
@@ -80,8 +80,8 @@ def test_train_frame_selector_and_generation_frames(visual_rag, tmp_path, capsys
     assert (visual_rag.index_dir / "frame_scorer.pt").is_file()
     rag = VideoRAG(visual_rag.index_dir, Config(generate=GenerateConfig(backend="openai", frames_per_video=4,
                                                                          frame_candidates=8)),
-                   embedder=visual_rag.embedder)
-    assert "retrieval" in rag.frame_nets
+                   embedder=visual_rag.library.embedder)
+    assert "retrieval" in rag.library.frame_nets
     frames = rag.generation_frames(ids["paint-a-wall"], "which roller pattern?")
     assert len(frames) == 4 and [f.t for f in frames] == sorted(f.t for f in frames)
     from videorag.index import VideoIndex

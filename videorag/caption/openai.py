@@ -3,7 +3,7 @@
 Each distinct frame (see `dedup`) goes as an image with a short captioning prompt; the reply is
 joined with what is said around the frame. Server, model and key as for the `openai` generator:
 `caption_base_url` / $OPENAI_BASE_URL, `caption_model` / $OPENAI_MODEL (else the first model the
-server lists), $OPENAI_API_KEY. Requests go through `videorag.generate.openai`. A server that
+server lists), $OPENAI_API_KEY. Requests go through `videorag.llm.server`. A server that
 takes no images (most local ones serve a text model) cannot caption: a `CaptionError` says so,
 at once for every later frame.
 """
@@ -13,7 +13,7 @@ import logging
 import os
 
 from ..errors import CaptionError, GenerationError
-from ..generate.openai import chat, first_model, image_part, refused_images, server_url, takes_images
+from ..llm.server import chat, first_model, image_part, refused_images, server_url, takes_images
 from ..types import Caption, Frame, Segment
 from .base import SAID_SECONDS, caption_frames
 from .dedup import CHANGED_SHARE

@@ -32,9 +32,10 @@ class Generator(Protocol):
         ...
 
 
-def create_generator(config: GenerateConfig, embedder=None) -> Generator:
-    """The generator `config.backend` names (`auto`: see `resolve_backend`)."""
-    return BACKENDS.create(resolve_backend(config.backend), config=config, embedder=embedder)
+def create_generator(config: GenerateConfig, embedder=None, resources=None) -> Generator:
+    """The generator `config.backend` names (`auto`: see `resolve_backend`); a model it loads is
+    kept in `resources` (`videorag.resources`: its owner's, shared with the judge)."""
+    return BACKENDS.create(resolve_backend(config.backend), config=config, embedder=embedder, resources=resources)
 
 
 def resolve_backend(name: str) -> str:

@@ -28,7 +28,7 @@ NO_TEXT = "No transcript text was retrieved for this question."
 class ExtractiveGenerator:
     name = "extractive"
 
-    def __init__(self, config=None, embedder=None, sentences: int = 2):
+    def __init__(self, config=None, embedder=None, sentences: int = 2, resources=None):
         self.embedder = embedder
         self.sentences = sentences
 

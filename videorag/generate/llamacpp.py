@@ -1,4 +1,4 @@
-"""A local GGUF model (llama.cpp in-process, `videorag.generate.gguf`), text only: transcripts
+"""A local GGUF model (llama.cpp in-process, `videorag.llm.gguf`), text only: transcripts
 and on-screen text.
 
 Default model: Qwen2.5-Coder-1.5B-Instruct, the judge's model, when it is installed (`videorag
@@ -15,7 +15,9 @@ from __future__ import annotations
 from ..config import GenerateConfig
 from ..models import GEMMA3_270M, QWEN_CODER_1_5B, resolve
 from ..types import Answer, span
-from .gguf import CONTEXT, local_model
+from ..llm.gguf import CONTEXT, local_model
+from ..llm.yesno import TOP_LOGPROBS, yes_probability
+from ..resources import Resources
 from .prompt import completion_prompt
 
 _STOP = ["\n\n", "Question:", "Transcript of video"]
@@ -29,8 +31,9 @@ COVERED = "\n\nDo these moments contain the answer to the question? Reply only y
 class LlamaCppGenerator:
     name = "llamacpp"
 
-    def __init__(self, config: GenerateConfig | None = None, embedder=None):
+    def __init__(self, config: GenerateConfig | None = None, embedder=None, resources: Resources | None = None):
         self.config = config or GenerateConfig(backend="llamacpp")
+        self.resources = resources   # its owner's: the judge's copy of the model when it is the same
         self.n_ctx = CONTEXT
         self._llm = None
         self.model_path: str | None = None
@@ -48,7 +51,7 @@ class LlamaCppGenerator:
 
             default = QWEN_CODER_1_5B if available() else GEMMA3_270M   # the judge's model, when installed
             self.model_path, self.model_name = resolve(self.config.model, default)
-            self._llm = local_model(self.model_path)
+            self._llm = local_model(self.model_path, self.resources)
         self._llm.warm_up()
 
     def generate(self, question: str, evidence: list) -> Answer:
@@ -81,12 +84,10 @@ class LlamaCppGenerator:
         None from a completion model, which is not asked."""
         if not self.chat or not evidence:
             return None
-        from ..rerank.llm import yes_probability
-
         request = self._request(question, evidence)
         user = request["messages"][-1]["content"] + COVERED
         probe = {"messages": [*request["messages"][:-1], {"role": "user", "content": user}], "max_tokens": 1,
-                 "temperature": 0.0, "logprobs": True, "top_logprobs": 20}
+                 "temperature": 0.0, "logprobs": True, "top_logprobs": TOP_LOGPROBS}
         return yes_probability(self._llm.chat(probe))
 
     def complete(self, prompt: str, max_tokens: int = 8) -> str:

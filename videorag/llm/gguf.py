@@ -5,8 +5,9 @@ the same code. The server is thread-safe (requests queue) and keeps the prompt o
 request: a request sharing a prefix with it evaluates only what follows (the judge's question,
 asked of one candidate after another).
 
-One server per model file per process (`local_model`, with the context size of `CONTEXT`): the
-judge and the generator share it, one copy in memory, when they use the same model.
+One server per model file per owner (`local_model`, with the context size of `CONTEXT`, kept in
+the owner's `videorag.resources.Resources`): the judge and the generator of one `VideoRAG` share
+it, one copy in memory, when they use the same model; closing the owner unloads it.
 """
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ import os
 import queue
 import threading
 from collections.abc import Iterator
-from functools import lru_cache
 
 from ..errors import GenerationError, ModelNotFoundError
 from ..registry import require
+from ..resources import Resources, own
 
 log = logging.getLogger(__name__)
 _DONE = object()
@@ -51,6 +52,11 @@ class LocalModel:
         except RuntimeError as exc:
             raise ModelNotFoundError(f"llama.cpp cannot load {self.path} ({exc})",
                                      "pass a GGUF model file (--model / --rerank-model)") from exc
+
+    def close(self) -> None:
+        """Unload the model (the next request loads it again)."""
+        with self._lock:
+            self._server = None
 
     def chat(self, body: dict) -> dict:
         """One chat completion (the OpenAI request and reply)."""
@@ -104,7 +110,6 @@ def _checked(reply, path: str) -> dict:
 CONTEXT = 4096   # tokens: the generator's prompt and answer; the judge's fit with room to spare
 
 
-@lru_cache(maxsize=4)
-def local_model(path: str) -> LocalModel:
-    """The process's one `LocalModel` for a file (loaded on first request)."""
-    return LocalModel(path, CONTEXT)
+def local_model(path: str, resources: Resources | None = None) -> LocalModel:
+    """The owner's one `LocalModel` for a file (loaded on first request)."""
+    return own(resources).get(("gguf", path), lambda: LocalModel(path, CONTEXT))

@@ -40,7 +40,6 @@ from ..retrieve.base import Candidate, Ranking
 from ..retrieve.moments import text_moments
 from ..types import Segment
 
-_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="videorag-carve")
 
 
 class Carve:
@@ -118,8 +117,14 @@ class Carve:
 def pool(qc, views, names: list[str], k: int) -> list[Candidate]:
     """Each view's top-k chunks, retrieved concurrently (query vectors computed first)."""
     queries = {name: qc.visual_vector() if name not in TEXT_VIEWS else qc.vector() for name in names}
-    found = _POOL.map(lambda name: views.retrieve(name, queries[name], k), names)
+    found = _pool(qc).map(lambda name: views.retrieve(name, queries[name], k), names)
     return [c for group in found for c in group]
+
+
+def _pool(qc) -> ThreadPoolExecutor:
+    """The views' worker threads, one pool per owner (`qc.searcher.resources`), shut down with it."""
+    return qc.searcher.resources.get(("pool", "carve"),
+                                     lambda: ThreadPoolExecutor(max_workers=4, thread_name_prefix="videorag-carve"))
 
 
 def rescore(qc, pooled: list[Candidate], cfg, reranker: RerankConfig) -> np.ndarray:
@@ -132,7 +137,7 @@ def rescore(qc, pooled: list[Candidate], cfg, reranker: RerankConfig) -> np.ndar
         return own
     depth = np.argsort(-own, kind="stable")[:cfg.rerank_depth]
     raw = np.full(len(pooled), np.nan)
-    judge = shared_reranker(reranker)
+    judge = shared_reranker(reranker, qc.searcher.resources)
     raw[depth] = judge.score(qc, [passage(qc, pooled[i], cfg.judge_words) for i in depth])
     judged = ~np.isnan(raw)
     opinion = raw[judged] if judge.calibrated else _scaled(raw[judged])
@@ -211,7 +216,7 @@ def moment(qc, chunk: Candidate) -> Candidate:
 
 def _text_moments(qc, video: int) -> list[Candidate]:
     return qc.memo(("carve-moments", video),
-                   lambda: text_moments(qc, video, reranker=moment_reranker_for(qc.config)))
+                   lambda: text_moments(qc, video, reranker=moment_reranker_for(qc.config, qc.searcher.resources)))
 
 
 def _segment_at(qc, video: int, t: float) -> tuple[float, float, str]:

@@ -76,7 +76,8 @@ class Judged:
             return ranking
         start = time.perf_counter()
         retrieval = minmax(np.array([s.score(share) for s in chosen]))
-        p = np.asarray(judge(cfg.reranker).score(qc, [s.passage for s in chosen]), np.float64)
+        judging = judge(cfg.reranker, qc.searcher.resources)
+        p = np.asarray(judging.score(qc, [s.passage for s in chosen]), np.float64)
         qc.timings["judge"] = time.perf_counter() - start
         if np.isnan(p).all():
             return ranking
@@ -224,8 +225,8 @@ def _replace(c: Candidate, score: float, text: str | None = None) -> Candidate:
     return Candidate(c.video, c.unit, c.start, c.end, score, c.source, c.text if text is None else text, c.frames)
 
 
-def judge(config):
-    """The judge: the scoring reranker `config` names (shared, loaded once)."""
+def judge(config, resources):
+    """The judge: the scoring reranker `config` names (loaded once per owner of `resources`)."""
     from ..rerank import shared_reranker
 
-    return shared_reranker(config)
+    return shared_reranker(config, resources)

@@ -13,7 +13,7 @@ from ..retrieve.moments import text_moments
 
 
 def ranking(qc, videos: np.ndarray) -> Ranking:
-    reranker = moment_reranker_for(qc.config)
+    reranker = moment_reranker_for(qc.config, qc.searcher.resources)
     return Ranking(videos, lambda v: text_moments(qc, v, reranker=reranker))
 
 

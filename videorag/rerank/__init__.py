@@ -22,12 +22,12 @@ method builds them itself and `create_reranker` refuses them.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, replace
-from functools import lru_cache
+from dataclasses import astuple, replace
 
 from ..config import RerankConfig, SearchConfig
 from ..errors import UnknownBackendError
 from ..registry import Registry
+from ..resources import Resources, own
 from .base import SCORING, SELECTING
 
 
@@ -65,37 +65,35 @@ def resolved(config: RerankConfig) -> RerankConfig:
     return replace(config, backend="llm" if available(replace(config, backend="llm")) else "e5")
 
 
-def create_reranker(config: RerankConfig, weight: float = 0.5):
+def create_reranker(config: RerankConfig, weight: float = 0.5, resources: Resources | None = None):
     """A scoring reranker from its config (CARVE's rerank stage, the judge, moments). A selecting
     reranker's name, or an unknown one, is refused with an `UnknownBackendError` naming the
-    scoring ones (`auto` included)."""
+    scoring ones (`auto` included). Its model is kept in `resources` (its owner's), else its own."""
     kind = kind_of(config.backend)
     if kind != SCORING:
         what = (f"{config.backend!r} is a {SELECTING} (a method chooses frames with it: --method rag-adapter), "
                 f"not a {SCORING}") if kind == SELECTING else f"unknown {SCORING} {config.backend!r}"
         raise UnknownBackendError(what, f"choose one of: {', '.join(scoring_names())}")
     config = resolved(config)
-    return RERANKERS.create(config.backend, weight=weight, config=config)
+    return RERANKERS.create(config.backend, weight=weight, config=config, resources=resources)
 
 
-def shared_reranker(config: RerankConfig, weight: float = 1.0):
-    """The process's one reranker for these settings (a model loaded once, its memo shared)."""
-    return _shared(tuple(sorted(asdict(resolved(config)).items())), weight)
+def shared_reranker(config: RerankConfig, resources: Resources | None, weight: float = 1.0):
+    """The owner's one reranker for these settings (a model loaded once, its memo shared), kept
+    in `resources` (None: a new one, owned by the caller)."""
+    config, resources = resolved(config), own(resources)
+    return resources.get(("reranker", astuple(config), weight), lambda: create_reranker(config, weight, resources))
 
 
-@lru_cache(maxsize=8)
-def _shared(settings: tuple, weight: float):
-    return create_reranker(RerankConfig(**dict(settings)), weight)
-
-
-def moment_reranker(name: str, weight: float, model: str | None = None, generator: str = "llamacpp",
-                    base_url: str | None = None):
-    """The scoring reranker applied to each video's moments (one instance per setting, shared);
+def moment_reranker(name: str, weight: float, resources: Resources | None, model: str | None = None,
+                    generator: str = "llamacpp", base_url: str | None = None):
+    """The scoring reranker applied to each video's moments (one instance per setting and owner);
     `model` / `generator` / `base_url` as in `RerankConfig` (a cross-encoder needs its model)."""
-    return shared_reranker(RerankConfig(backend=name, model=model, generator=generator, base_url=base_url), weight)
+    config = RerankConfig(backend=name, model=model, generator=generator, base_url=base_url)
+    return shared_reranker(config, resources, weight)
 
 
-def moment_reranker_for(config: SearchConfig):
+def moment_reranker_for(config: SearchConfig, resources: Resources | None):
     """The reranker `config.moments.reranker` names, with the model behind `--rerank-model`
     (`config.carve.reranker`: --rerank-model, --rerank-generator), or None when moments are not
     reranked. What a method passes to `videorag.retrieve.moments.text_moments(reranker=...)`."""
@@ -103,4 +101,5 @@ def moment_reranker_for(config: SearchConfig):
     if not name:
         return None
     shared = config.carve.reranker
-    return moment_reranker(name, config.moments.reranker_weight, shared.model, shared.generator, shared.base_url)
+    return moment_reranker(name, config.moments.reranker_weight, resources, shared.model, shared.generator,
+                           shared.base_url)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..resources import Resources, own
 from ..config import VISUAL_VIEWS, RerankConfig
 from ..retrieve.base import Candidate
 from ..retrieve.fusion import minmax
@@ -31,9 +32,10 @@ class ScoringReranker:
     modalities: frozenset[str] = frozenset({"text"})
     calibrated = False   # True: scores are probabilities in [0, 1], comparable across queries (the judge)
 
-    def __init__(self, weight: float = 0.5, config: RerankConfig | None = None):
+    def __init__(self, weight: float = 0.5, config: RerankConfig | None = None, resources: Resources | None = None):
         self.weight = weight   # share of the reranker's score beside the candidate's own, in `rerank`
         self.config = config or RerankConfig(backend=self.name)
+        self.resources = own(resources)   # where its model is kept: its owner's (a VideoRAG's), else its own
 
     def score(self, qc, candidates: list[Candidate]) -> np.ndarray:
         """Relevance of each candidate to `qc.query` (higher is better; NaN = cannot judge)."""

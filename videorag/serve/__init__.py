@@ -17,7 +17,7 @@ def run_server(rag, config) -> None:
     from .service import Service
 
     if rag.library.exists():   # the frame store opens the index now (seconds of importing LanceDB), not
-        rag.index              # while the first search's thumbnails wait, black; and before the judge loads
+        rag.library.index              # while the first search's thumbnails wait, black; and before the judge loads
     service = Service(rag, config)
     print(f"videorag serving {config.index} on http://{config.host}:{config.port}  (API docs: /docs)",
           flush=True)

@@ -21,7 +21,7 @@ import logging
 import numpy as np
 
 from ..config import VerifyConfig
-from ..rerank.llm import EVIDENCE, prompt
+from ..llm.yesno import EVIDENCE, prompt
 from ..types import Answer, Claim
 from .claims import NOT_COVERED, marked, says_not_covered, split_claims
 from .pointing import Pointed, point

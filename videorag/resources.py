@@ -1,0 +1,52 @@
+"""What one `VideoRAG` (or one service) loads once and shares among its parts: language models,
+rerankers, the e5 model, worker pools. Nothing of the kind is held by a module: a part asks its
+owner's `Resources` for it by key, the first asker makes it, and `close()` releases everything
+the owner made. Two owners side by side share nothing (each loads its own models); parts that
+should share one model are given the same `Resources`."""
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Hashable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class Resources:
+    """Things made once per owner, by key (`get`), released together (`close`)."""
+
+    def __init__(self) -> None:
+        self._made: dict[Hashable, Any] = {}
+        self._lock = threading.RLock()
+        self.closed = False
+
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The thing made for `key`, made by `make()` on the first request."""
+        with self._lock:
+            if key not in self._made:
+                self._made[key] = make()
+            return self._made[key]
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._made
+
+    def close(self) -> None:
+        """Release what was made, newest first: each thing's `close()` (a model server) or
+        `shutdown()` (a thread pool), when it has one. The owner can be used again afterwards:
+        what is asked for next is made anew."""
+        with self._lock:
+            made, self._made = list(self._made.values()), {}
+            self.closed = True
+        for thing in reversed(made):
+            release = getattr(thing, "close", None) or getattr(thing, "shutdown", None)
+            if callable(release):
+                try:
+                    release()
+                except Exception as exc:   # closing one thing must not keep the others open
+                    log.warning("could not release %r: %s", thing, exc)
+
+
+def own(resources: Resources | None) -> Resources:
+    """`resources`, or a new private `Resources` for a part made on its own (a test, a script)."""
+    return resources if resources is not None else Resources()
