@@ -192,7 +192,7 @@ def evaluate_index(rag, items, method: str, k: int = 10, show_progress: bool = F
     result = evaluate_retrieval(items, rank, method, k=k, show_progress=show_progress)
     runs = [moments[it.qid] for it in windowed]
     scores = (metrics.moment_scores(windowed, [hits[it.qid] for it in windowed], runs)
-              + chunk_scores(windowed, runs, rag.searcher().corpus.chunk_seconds))
+              + chunk_scores(windowed, runs, rag.live.get().corpus.chunk_seconds))
     result.update({s.name: round(s.value, 4) for s in scores}, n_windows=len(windowed),
                   stages_ms=_percentiles(stages))
     rows = {row["qid"]: row for row in result["per_item"]}
