@@ -88,3 +88,62 @@ def test_train_frame_selector_and_generation_frames(visual_rag, tmp_path, capsys
 
     rows = VideoIndex.open(visual_rag.index_dir)._tables["visual"].to_arrow().to_pylist()
     assert {len(r["frames"]) for r in rows} == {4}  # the trained scorer keeps 4 of the 8 k-means frames
+
+
+def _items(rag) -> list:
+    from videorag.eval.datasets import EvalItem
+
+    rows = rag.library.index.videos(["video_id", "path"]).to_pylist()
+    ids = {r["path"].split("/")[-1][:-4]: r["video_id"] for r in rows}
+    return [EvalItem(str(i), q, [ids[slug]]) for i, (q, slug) in enumerate([
+        ("patch a bicycle tube", "fix-a-flat-bike-tire"), ("paint the wall", "paint-a-wall")])]
+
+
+def test_trained_scorers_reach_the_library_and_its_snapshot(visual_rag):
+    """The library that saved the scorers uses them at once (its next ingest chooses frames with
+    them), and its search snapshot is renewed with the re-chosen visual vectors."""
+    from videorag.finetune.frame_selector import train_frame_selector
+    from videorag.retrieve import snapshot
+
+    library = visual_rag.library
+    assert library.ingestor() is not None   # the library's scorers read before training
+    report = train_frame_selector(visual_rag, _items(visual_rag), epochs=3)
+    assert report["refreshed_videos"] == 5 and report["retrieval"]["samples"] == 12
+    assert library.ingestor().retrieval_net is library.frame_nets["retrieval"]
+    assert snapshot.fresh(library.location)
+    corpus = snapshot.load(library.location, snapshot.token(library.location))
+    stored = library.index.visual_vectors()
+    assert np.allclose(corpus.visual, np.stack([stored[v] for v in corpus.video_ids]), atol=1e-6)
+
+
+def test_scorers_are_saved_under_the_writer_lock(visual_rag):
+    """With another writer holding the index, saving scorers waits for it (here: gives up at
+    once) and writes nothing: neither the scorer file nor a video's frames."""
+    import threading
+
+    from videorag.errors import IndexBusy
+    from videorag.library import Library
+    from videorag.visual import scorer
+
+    path = visual_rag.index_dir / scorer.SCORER_FILE
+    before = (path.read_bytes() if path.is_file() else None, visual_rag.library.index.visual_vectors())
+    library = Library(visual_rag.index_dir, Config(lock_wait=0), embedder=visual_rag.library.embedder)
+    held, release = threading.Event(), threading.Event()
+
+    def writer():
+        with visual_rag.library.index.writer():
+            held.set()
+            release.wait(60)
+
+    other = threading.Thread(target=writer)
+    other.start()
+    try:
+        assert held.wait(60)
+        with pytest.raises(IndexBusy):
+            library.save_frame_nets({"retrieval": scorer.build_retrieval_net(64)}, {"dim": 64, "subset": 4})
+    finally:
+        release.set()
+        other.join()
+    assert (path.read_bytes() if path.is_file() else None) == before[0]
+    after = library.index.visual_vectors()
+    assert after.keys() == before[1].keys() and all(np.array_equal(after[v], before[1][v]) for v in after)

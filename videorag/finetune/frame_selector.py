@@ -26,11 +26,12 @@ LABELS_FILE = "frame_labels.jsonl"
 
 def retrieval_samples(rag, items, show_progress: bool = False) -> list[scorer.LabelledSubset]:
     cfg, samples = rag.config.ingest, []
-    known = rag.index.video_ids()
+    index, visual = rag.library.index, rag.library.visual
+    known = index.video_ids()
     for item in tqdm(items, disable=not show_progress, desc="retrieval labels"):
-        query = rag.visual.embed_texts([item.query])[0]
+        query = visual.embed_texts([item.query])[0]
         for video_id in (v for v in item.relevant if v in known):
-            _, vectors = rag.index.frame_vectors(video_id)
+            _, vectors = index.frame_vectors(video_id)
             candidates = kmeans_frames(vectors, cfg.retrieval_frames)
             samples += scorer.retrieval_labels(vectors[candidates], query, cfg.retrieval_subset)
     return samples
@@ -46,21 +47,21 @@ def collect_generation_labels(rag, items, max_items: int, subsets: int = 40,
     if "reads-images" not in BACKENDS.traits(resolve_backend(rag.config.generate.backend)):
         raise ConfigError("generation labels need a generator that sees frames",
                           "use --generator openai with a vision-language model server")
-    path = rag.index_dir / LABELS_FILE
+    path = rag.library.location.local / LABELS_FILE
     done = {json.loads(line)["qid"] for line in path.open()} if path.is_file() else set()
     todo = [it for it in items if it.answer and it.qid not in done][:max(0, max_items - len(done))]
-    cfg = rag.config.generate
+    cfg, index = rag.config.generate, rag.library.index
     for item in tqdm(todo, disable=not show_progress, desc="generation labels"):
-        video_id = next((v for v in item.relevant if v in rag.index.video_ids()), None)
+        video_id = next((v for v in item.relevant if v in index.video_ids()), None)
         if video_id is None:
             continue
-        times, vectors = rag.index.frame_vectors(video_id)
+        times, vectors = index.frame_vectors(video_id)
         pool = kmeans_frames(vectors, cfg.frame_candidates)
         if len(pool) <= cfg.frames_per_video:
             continue  # nothing to choose
         hit = rag.search(item.query, top_k=1)[0]
         evidence = rag.excerpt(hit, item.query)
-        frames = {f.t: f for f in rag.index.frames(video_id)}
+        frames = {f.t: f for f in index.frames(video_id)}
         chosen_sets = scorer.random_subsets(len(pool), cfg.frames_per_video, subsets, seed=len(done))
         quality = []
         for subset in chosen_sets:
@@ -76,13 +77,13 @@ def collect_generation_labels(rag, items, max_items: int, subsets: int = 40,
 
 
 def generation_samples(rag, path: Path) -> list[scorer.LabelledSubset]:
-    samples = []
+    samples, index = [], rag.library.index
     for row in map(json.loads, path.open()):
-        times, vectors = rag.index.frame_vectors(row["video_id"])
+        times, vectors = index.frame_vectors(row["video_id"])
         where = {float(t): i for i, t in enumerate(times)}
         picked = [where[t] for t in row["times"] if t in where]
         if picked:
-            query = rag.visual.embed_texts([row["query"]])[0]
+            query = rag.library.visual.embed_texts([row["query"]])[0]
             samples.append(scorer.LabelledSubset(vectors[picked], row["label"], query))
     return samples
 
@@ -101,11 +102,13 @@ def train_scorers(rag, items, generation: bool = False, max_items: int = 100, ep
                   show_progress: bool = False) -> tuple[dict, dict, dict]:
     """(nets {"retrieval"[, "generation"]}, their metadata, the report {kind: {samples, losses}}):
     the scorers trained on labels from `rag`'s index; writes nothing but the generation labels."""
-    if not rag.index.has_visual:
-        raise ConfigError(f"index {rag.location} has no frame embeddings",
+    index = rag.library.index
+    if not index.has_visual:
+        raise ConfigError(f"index {rag.library.location} has no frame embeddings",
                           "index with --visual clip --visual-model FOLDER first")
-    rag.index.check_visual(rag.visual.model_name, rag.visual.dim)
-    dim, nets, report = rag.visual.dim, {}, {}
+    visual = rag.library.visual
+    index.check_visual(visual.model_name, visual.dim)
+    dim, nets, report = visual.dim, {}, {}
     samples = retrieval_samples(rag, items, show_progress)
     if not samples:
         raise ConfigError("no training labels: none of the QA set's relevant videos is in the index",
@@ -120,5 +123,5 @@ def train_scorers(rag, items, generation: bool = False, max_items: int = 100, ep
             report["generation"] = {"samples": len(gen_samples),
                                     "losses": scorer.train(nets["generation"], gen_samples, epochs).losses}
     meta = {"dim": dim, "subset": rag.config.ingest.retrieval_subset, "hidden": 256,
-            "visual_model": rag.visual.model_name}
+            "visual_model": visual.model_name}
     return nets, meta, report
