@@ -3,6 +3,7 @@
 
 Stages: `data` (pairs, groups, video-disjoint splits, batches), `gcl` (the losses), `train`
 (the loop, `TrainConfig`, the one-call `finetune`), `cli` (`videorag finetune`).
+Beside it, `frame_selector` trains the learned frame scorers (`videorag train-frame-selector`).
 
     from videorag.finetune import TrainConfig, finetune, bench_pairs
     finetune(pairs, "my-encoder", config=TrainConfig(max_steps=100))   # then --embed-model my-encoder
