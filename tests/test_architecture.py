@@ -26,7 +26,10 @@
 
    A failure prints, per circle, one path of `module (line of the import)` steps and every
    import between the modules of that circle.
-2. **Small units.** No function or method in `videorag/` is over 60 lines (from its `def` line to
+2. **Layers at folder level.** Each folder of `videorag/` (and each top-level module) has a layer
+   (`LAYERS`); an import, at module level or inside a function, goes to the same layer or a lower
+   one, and the graph of folders has no circle.
+3. **Small units.** No function or method in `videorag/` is over 60 lines (from its `def` line to
    its last line, decorators excluded; a nested function counts on its own and inside its
    parent), except those in `LONG_FUNCTIONS_ALLOWED` (declarative tables only; empty); no module
    is over 400 lines.
@@ -242,13 +245,62 @@ def test_no_module_over_400_lines():
     assert not found, f"modules over {MAX_MODULE_LINES} lines:\n" + "\n".join(found)
 
 
-def test_retrieval_does_not_import_reranking():
-    """Reranking builds on retrieval (candidates, fusion); a retrieval module that imports a
-    reranker, even inside a function, turns the layers into a circle."""
-    graph = import_graph()
-    upward = {f"{m} -> {t}" for m, targets in graph.items() if m.startswith("videorag.retrieve")
-              for t in targets if t == "videorag.rerank" or t.startswith("videorag.rerank.")}
-    assert not upward
+# The layers of the package, lowest first: a unit (a folder of `videorag/`, or a top-level
+# module) imports only from its own layer or those below it. docs/ARCHITECTURE.md shows them.
+LAYERS = (
+    ("errors", "names", "registry", "resources", "where"),            # no product imports
+    ("config", "types", "models", "console"),                          # settings, result types
+    ("llm", "index", "embed", "asr", "visual", "caption"),            # runtimes and the index
+    ("retrieve",),                                                     # the snapshot, ranking
+    ("rerank",),                                                       # scoring a short list
+    ("methods", "answerability", "verify"),                            # ranked evidence, its checks
+    ("generate",),                                                     # answers from evidence
+    ("ingest",),                                                       # filling the index
+    ("library",),                                                      # the index's one writer
+    ("pipeline",),                                                     # VideoRAG
+    ("videorag", "requests", "schemas"),                               # the API and its shapes
+    ("serve", "eval", "finetune", "demo", "options"),                  # what runs on top
+    ("cli",),
+)
+
+
+def unit(module: str) -> str:
+    """The folder (or top-level module) a module belongs to: `videorag.rerank.llm` -> `rerank`."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def folder_graph() -> dict[str, dict[str, str]]:
+    """{unit: {imported unit: "module (line n) -> module"}}, module- and function-level imports."""
+    graph: dict[str, dict[str, str]] = {}
+    for module, targets in import_graph().items():
+        for target, line in targets.items():
+            if unit(target) != unit(module):
+                graph.setdefault(unit(module), {}).setdefault(unit(target), f"{module} (line {line}) -> {target}")
+    return graph
+
+
+def test_every_unit_has_a_layer():
+    layered = [u for layer in LAYERS for u in layer]
+    assert len(layered) == len(set(layered))
+    assert {unit(m) for m in modules()} == set(layered)
+
+
+def test_folders_import_only_their_own_layer_or_lower():
+    """Layers hold at folder level, lazy imports included: `rerank` never reaches into
+    `generate`, `visual` never into `eval`, a stage never into the facade or the server."""
+    rank = {u: i for i, layer in enumerate(LAYERS) for u in layer}
+    upward = [f"{a} -> {b}: {why}" for a, targets in folder_graph().items() for b, why in targets.items()
+              if rank[b] > rank[a]]
+    assert not upward, "imports from a higher layer:\n" + "\n".join(upward)
+
+
+def test_no_import_circle_between_folders():
+    graph = folder_graph()
+    nodes = {u: {t: 1 for t in graph.get(u, {})} for layer in LAYERS for u in layer}
+    circles = [c for c in strongly_connected(nodes) if len(c) > 1]
+    assert not circles, "folder circles:\n" + "\n".join(
+        f"{c}: " + "; ".join(graph[a][b] for a in c for b in graph.get(a, {}) if b in c) for c in circles)
 
 
 def test_every_allowed_long_function_exists_and_is_long():

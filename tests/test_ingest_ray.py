@@ -116,7 +116,7 @@ def test_ray_engine_builds_the_index_the_local_engine_builds(tmp_path, videos, m
     assert_same_units(_table(distributed, "units", keys), _table(local, "units", keys))
     assert _table(distributed, "videos", ["video_id", "path", "duration", "source"]) == \
         _table(local, "videos", ["video_id", "path", "duration", "source"])
-    assert len(distributed.index._tables["frames"].to_arrow()) == len(local.index._tables["frames"].to_arrow())
+    assert len(distributed.library.index._tables["frames"].to_arrow()) == len(local.library.index._tables["frames"].to_arrow())
     hit = distributed.search("how do I boil water")[0]
     assert hit.video_id == local.search("how do I boil water")[0].video_id
 

@@ -52,4 +52,4 @@ def test_optimize_compacts_the_tables_and_rebuilds_a_fresh_snapshot_with_the_sam
         {name: level["rows"] for name, level in made["levels"].items()}
     assert _results(rag) == before
     reader = VideoRAG(tmp_path / "index", Config(), embedder=embedder)   # another process's view
-    assert _results(reader) == before and reader.info()["search"]["snapshot"] == "fresh"
+    assert _results(reader) == before and reader.library.info()["search"]["snapshot"] == "fresh"

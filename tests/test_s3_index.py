@@ -55,7 +55,7 @@ def test_index_and_search_an_index_on_s3(s3, short_video, asr, embedder, capsys)
     reader = VideoRAG(uri, Config(), embedder=embedder)             # another machine's view
     hit = reader.search("how long should the tea steep")[0]
     assert hit.path.endswith("make-tea.mp4") and hit.start < hit.end
-    assert reader.info()["search"]["snapshot"] == "fresh" and reader.info()["videos"] == 1
+    assert reader.library.info()["search"]["snapshot"] == "fresh" and reader.library.info()["videos"] == 1
     assert rag.add([short_video[0]]).count("unchanged") == 1        # incremental on S3 too
     assert main(["search", "steep the tea", "--index", uri, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["results"][0]["video_id"] == hit.video_id

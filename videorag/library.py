@@ -191,7 +191,7 @@ class Library:
         visual = self.visual if self.config.ingest.visual or index.has_visual else None
         net = self.frame_nets.get("retrieval") if visual is not None else None
         return Ingestor(index, self.config, self.asr, self.embedder, visual, net, captioner=self.captioner,
-                        roots=roots)
+                        roots=roots, worker=functools.partial(worker_ingestor, str(index.location), self.config, roots))
 
     def remove(self, targets: list[str]) -> list[str]:
         """Drop videos given by id or by path; returns the ids removed."""
@@ -338,3 +338,9 @@ class Library:
         corpus = old.extended(self.corpus(only=added))
         self._save(corpus, made)
         return corpus, made
+
+
+def worker_ingestor(index_dir: str, config: Config, roots: tuple[Path, ...] | None):
+    """The ingestor of `index_dir` made anew in a worker process (a Ray actor), its models loaded
+    there once."""
+    return Library(index_dir, config).ingestor(roots)

@@ -146,11 +146,11 @@ def test_search_maps_the_snapshot_ingest_saved_and_follows_later_writes(make_rag
     _add_directly(writer)                                 # another writer that leaves the snapshot stale
     assert reader.search("how do I oil the bicycle chain")[0].video_id == "chain"
     assert added == [1]                                   # the reader extended it with that video
-    writer.remove([str(bike)])
+    writer.library.remove([str(bike)])
     assert not snapshot.fresh(writer.index_dir)         # a removal leaves it stale ...
     assert all("bike" not in h.path for h in reader.search("find the hole in the inner tube"))
     assert snapshot.fresh(writer.index_dir)             # ... and the next search saved a new one
-    assert reader.info()["search"]["snapshot"] == "fresh"
+    assert reader.library.info()["search"]["snapshot"] == "fresh"
 
 
 def test_fusing_an_ann_levels_candidates_equals_fusing_its_full_arrays(tmp_path):

@@ -62,7 +62,7 @@ class Ingestor:
     """Indexes files into an index directory with the given (or default) ASR and embedder."""
 
     def __init__(self, index: VideoIndex, config: Config, asr, embedder, visual=None, retrieval_net=None,
-                 captioner=None, roots: tuple[Path, ...] | None = None):
+                 captioner=None, roots: tuple[Path, ...] | None = None, worker=None):
         self.index = index
         self.config = config
         self.asr = asr
@@ -71,6 +71,7 @@ class Ingestor:
         self.retrieval_net = retrieval_net  # learned frame-subset scorer, when trained
         self.captioner = captioner          # frame captioner, when captions are on
         self.roots = roots                  # when set (a server), files and subtitles must resolve inside
+        self.worker = worker                # picklable: makes this ingestor again in a worker process (ray)
         self.engine = create_engine(config.ingest)
         self._tracker: Tracker | None = None   # the run's stages and time left, while it runs here
 

@@ -43,7 +43,7 @@ class RayEngine:
         items = [{"path": str(p), "video_id": v} for p, v in todo]
         built = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(
             _Builder, batch_size=1, num_cpus=1, compute=ray.data.ActorPoolStrategy(size=min(workers, len(items))),
-            fn_constructor_args=(str(ingestor.index.location), ingestor.config, ingestor.roots),
+            fn_constructor_args=(ingestor.worker,),
             runtime_env={"env_vars": {"OMP_NUM_THREADS": _omp_threads()}})
         for row in built.iter_rows():
             yield Path(row["path"]), lambda r=row: (pickle.loads(r["record"]), pickle.loads(r["result"]))
@@ -85,12 +85,11 @@ def _hash(row: dict) -> dict:
 
 
 class _Builder:
-    """A Ray actor: the index's ingest settings and models, loaded once; one video per call."""
+    """A Ray actor: the index's ingest settings and models, loaded once (`make`: the driver's
+    `Ingestor.worker`); one video per call."""
 
-    def __init__(self, index_dir: str, config, roots):
-        from ...library import Library
-
-        self.ingestor = Library(index_dir, config).ingestor(roots)
+    def __init__(self, make):
+        self.ingestor = make()
 
     def __call__(self, batch: dict) -> dict:
         out = {"path": [], "record": [], "result": []}
