@@ -63,9 +63,7 @@ class FakeRAG:
     def __init__(self, plain: dict, moments: dict):
         self.plain, self.moments, self.calls = plain, moments, []
         self.corpus = SimpleNamespace(chunk_seconds=120.0)
-
-    def searcher(self):
-        return self
+        self.live = SimpleNamespace(get=lambda: self)   # the searcher: `rag.live.get()`
 
     def search(self, query, top_k=None, *, method=None, moments=False, timings=None):
         self.calls.append((query, method, moments))
