@@ -41,7 +41,6 @@ def collect_generation_labels(rag, items, max_items: int, subsets: int = 40,
                               show_progress: bool = False) -> Path:
     """Answer each item with `subsets` random frame subsets; label top-3 / bottom-3 by ROUGE-L."""
     from ..eval.metrics import rouge_l
-
     from ..generate import BACKENDS, resolve_backend
 
     if "reads-images" not in BACKENDS.traits(resolve_backend(rag.config.generate.backend)):
