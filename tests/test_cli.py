@@ -19,7 +19,7 @@ def test_search_json_contract(demo_rag, capsys):
     assert out["query"] == "how do I fix a puncture"
     assert len(out["results"]) == 3
     first = out["results"][0]
-    assert set(first) == {"video_id", "path", "start", "end", "score", "text", "weak"}
+    assert set(first) == {"video_id", "path", "start", "end", "span", "score", "text", "weak"}
     assert "fix-a-flat-bike-tire" in first["path"] and first["end"] > first["start"]
     assert [r["score"] for r in out["results"]] == sorted((r["score"] for r in out["results"]), reverse=True)
 
@@ -28,13 +28,13 @@ def test_ask_json_contract(demo_rag, capsys):
     assert main(["ask", "How long between coats of paint?", "--index", str(demo_rag.index_dir),
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"question", "answer", "citations", "generator", "judge", "claims", "abstained", "answerable",
-                        "index"}
+    assert set(out) == {"question", "answer", "citations", "generator", "judge", "claims", "parts", "abstained",
+                        "answerable", "index"}
     assert out["index"] == str(demo_rag.index_dir.resolve())
     assert out["generator"] == "extractive" and "four hours" in out["answer"].lower()
     assert out["abstained"] is False and out["claims"] and all(c["supported"] is None for c in out["claims"])   # no judge here
     assert out["judge"] is None   # no judge model installed for the tests
-    assert set(out["citations"][0]) == {"video_id", "path", "start", "end"}
+    assert set(out["citations"][0]) == {"video_id", "path", "start", "end", "span"}
     assert "paint-a-wall" in out["citations"][0]["path"]
 
 

@@ -31,6 +31,8 @@ class Citation(BaseModel):
     path: VideoPath
     start: Seconds
     end: Seconds
+    span: str = Field(description="the moment as shown, m:ss–m:ss (h:mm:ss from an hour on): from the second it "
+                                  "starts in to the second it ends in")
 
 
 class Hit(Citation):
@@ -54,6 +56,17 @@ class Claim(BaseModel):
     supported: bool | None = Field(description="false: its cited moments do not say this; null: not verified")
 
 
+class AnswerPart(BaseModel):
+    """A piece of an answer's text, cut where a page shows it differently: joined in order, the
+    parts' texts are the answer."""
+
+    text: str
+    claim: int | None = Field(description="the claim whose words these are, numbered from 1 in `claims`; "
+                                          "null: between claims")
+    citations: list[int] = Field(description="a [n] marker: the moments it cites, numbered from 1 in "
+                                             "`citations`; []: words")
+
+
 class Answer(BaseModel):
     question: str
     answer: str = Field(description="may cite moments as [1], [2] (1-based positions in `citations`)")
@@ -62,6 +75,8 @@ class Answer(BaseModel):
     judge: str | None = Field(description="the judge that chose the cited moments (backend:model); null: none")
     claims: list[Claim] = Field(description="the answer's sentences, each with the moments it cites and its "
                                             "support; empty when the answer abstained")
+    parts: list[AnswerPart] = Field(description="the answer cut into its claims' words, the words between and "
+                                                "its [n] markers, in order")
     abstained: bool = Field(description="true: the videos do not cover the question, no answer is given")
     answerable: float | None = Field(None, description="P(the retrieved moments answer the question), from the "
                                                       "answerability stage; null: the stage is off")

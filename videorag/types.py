@@ -6,7 +6,9 @@ pydantic, which stays off the CLI's import path, and tests/test_types.py holds e
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -42,9 +44,9 @@ def clock(t: float, up: bool = False) -> str:
 
 
 def span(start: float, end: float) -> str:
-    """How a moment is shown everywhere (CLI, prompts, MCP text, the web page): from the second it
-    starts in to the second it ends in, so the span shown holds the whole moment (25.4–29.2 s:
-    0:25–0:30)."""
+    """How a moment is shown everywhere (CLI, prompts, MCP text, the web page through each
+    citation's and hit's `span`): from the second it starts in to the second it ends in, so the
+    span shown holds the whole moment (25.4–29.2 s: 0:25–0:30)."""
     return f"{clock(start)}–{clock(end, up=True)}"
 
 
@@ -57,7 +59,8 @@ class Citation:
 
     def to_dict(self) -> dict:
         """`schemas.Citation`."""
-        return {"video_id": self.video_id, "path": self.path, "start": seconds(self.start), "end": seconds(self.end)}
+        return {"video_id": self.video_id, "path": self.path, "start": seconds(self.start), "end": seconds(self.end),
+                "span": span(self.start, self.end)}
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,8 @@ class Hit:
     def to_dict(self) -> dict:
         """`schemas.Hit`."""
         return {"video_id": self.video_id, "path": self.path, "start": seconds(self.start),
-                "end": seconds(self.end), "score": float(self.score), "text": self.text, "weak": self.weak}
+                "end": seconds(self.end), "span": span(self.start, self.end), "score": float(self.score),
+                "text": self.text, "weak": self.weak}
 
     @property
     def citation(self) -> Citation:
@@ -120,8 +124,57 @@ class Answer:
         """`schemas.Answer`."""
         return {"question": self.question, "answer": self.answer,
                 "citations": [c.to_dict() for c in self.citations], "generator": self.generator,
-                "judge": self.judge, "claims": [c.to_dict() for c in self.claims], "abstained": self.abstained,
+                "judge": self.judge, "claims": [c.to_dict() for c in self.claims],
+                "parts": answer_parts(self.answer, self.claims, len(self.citations)), "abstained": self.abstained,
                 "answerable": self.answerable}
+
+
+_MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")   # [1] or [2, 3]: the moments cited, numbered from 1
+_MARKED = re.compile(r"\s*" + _MARKER.pattern)      # a marker and the space before it (a claim's text has neither)
+
+
+def answer_parts(answer: str, claims: list[Claim], moments: int) -> list[dict]:
+    """`answer` in the pieces a page shows it in (`schemas.AnswerPart`), so that it cuts nothing
+    itself: each `[n]` marker citing one of its `moments` apart, with the numbers it cites; the
+    words between, each with the claim (numbered from 1) whose stretch of the answer they are in.
+    A claim's stretch is where its text stands, the markers aside, the claims found in order (a
+    claim the answer does not hold has none). Joined, the parts' texts are `answer`."""
+    marks: list[list[int]] = []
+    mark_of: list[int | None] = [None] * len(answer)
+    for m in _MARKER.finditer(answer):
+        cited = [n for n in map(int, m.group(1).split(",")) if 0 < n <= moments]   # a model may invent a number
+        if cited:
+            mark_of[m.start():m.end()] = [len(marks)] * (m.end() - m.start())
+            marks.append(cited)
+    claim_of: list[int | None] = [None] * len(answer)
+    for number, (start, end) in _claim_stretches(answer, claims):
+        claim_of[start:end] = [number] * (end - start)
+    parts = []
+    for (claim, mark), run in groupby(range(len(answer)), key=lambda i: (claim_of[i], mark_of[i])):
+        at = list(run)
+        parts.append({"text": answer[at[0]:at[-1] + 1], "claim": claim,
+                      "citations": [] if mark is None else marks[mark]})
+    return parts
+
+
+def _claim_stretches(answer: str, claims: list[Claim]) -> list[tuple[int, tuple[int, int]]]:
+    """(claim number from 1, (start, end) in `answer`) for each claim found, in order: from its
+    first character to its last, the markers inside included."""
+    plain, where, at = [], [], 0   # the answer without its markers; each of its characters' place in the answer
+    for m in _MARKED.finditer(answer):
+        plain.append(answer[at:m.start()])
+        where.extend(range(at, m.start()))
+        at = m.end()
+    plain.append(answer[at:])
+    where.extend(range(at, len(answer)))
+    text, found, cursor = "".join(plain), [], 0
+    for number, claim in enumerate(claims, 1):
+        said = claim.text.strip()
+        start = text.find(said, cursor) if said else -1
+        if start >= 0:
+            cursor = start + len(said)
+            found.append((number, (where[start], where[cursor - 1] + 1)))
+    return found
 
 
 @dataclass

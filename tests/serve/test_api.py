@@ -45,7 +45,7 @@ def test_search_and_moments(client):
     body = client.get("/search", params={"q": "boil water in a kettle", "top_k": 3}).json()
     assert body["query"] == "boil water in a kettle"
     assert body["results"][0]["path"].endswith("video-0.mp4")
-    assert set(body["results"][0]) == {"video_id", "path", "start", "end", "score", "text", "weak"}
+    assert set(body["results"][0]) == {"video_id", "path", "start", "end", "span", "score", "text", "weak"}
     moments = client.get("/search", params={"q": "kettle", "moments": "true", "top_k": 5}).json()["results"]
     assert moments and all(m["end"] - m["start"] <= 30 for m in moments)
 

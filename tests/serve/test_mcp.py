@@ -70,7 +70,7 @@ async def conversation(client: Client, root: Path) -> None:
     assert not found.is_error
     best = found.structured_content["results"][0]
     assert best["path"].endswith("video-0.mp4") and "kettle" in best["text"]
-    assert set(best) == {"video_id", "path", "start", "end", "score", "text", "weak"}
+    assert set(best) == {"video_id", "path", "start", "end", "span", "score", "text", "weak"}
     assert found.content[0].text.startswith(f"1. {best['path']} [0:0")  # path [m:ss–m:ss]
 
     videos = (await call(client, "list_videos")).structured_content["videos"]

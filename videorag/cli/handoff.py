@@ -6,6 +6,7 @@ this process, as does a server that cannot be reached."""
 from __future__ import annotations
 
 import os
+from dataclasses import fields
 
 from ..console import EXIT_OK, print_answer, print_hits, print_json, say
 from ..options import CONFIG, make_config
@@ -39,7 +40,7 @@ def answered_by_server(args) -> int | None:
     if args.json:
         print_json({**reply, "index": index_key(args.index)})
     elif args.command == "search":
-        print_hits([Hit(**hit) for hit in reply["results"]])
+        print_hits([_made(Hit, hit) for hit in reply["results"]])
     else:
         print_answer(answer(reply))
     return EXIT_OK
@@ -49,6 +50,11 @@ def answer(reply: dict) -> Answer:
     """An answer from its JSON (`Answer.to_dict`)."""
     claims = [Claim(c["text"], [n - 1 for n in c["citations"]], c.get("support"), c.get("supported"))
               for c in reply.get("claims", [])]
-    return Answer(reply["question"], reply["answer"], [Citation(**c) for c in reply["citations"]],
+    return Answer(reply["question"], reply["answer"], [_made(Citation, c) for c in reply["citations"]],
                   reply["generator"], reply.get("judge"), claims, reply.get("abstained", False),
                   reply.get("answerable"))
+
+
+def _made(kind: type, data: dict):
+    """A `Hit` or `Citation` from its JSON, what is there only to be shown (its `span`) left out."""
+    return kind(**{f.name: data[f.name] for f in fields(kind) if f.name in data})
