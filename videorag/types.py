@@ -160,7 +160,9 @@ def answer_parts(answer: str, claims: list[Claim], moments: int) -> list[dict]:
 def _claim_stretches(answer: str, claims: list[Claim]) -> list[tuple[int, tuple[int, int]]]:
     """(claim number from 1, (start, end) in `answer`) for each claim found, in order: from its
     first character to its last, the markers inside included."""
-    plain, where, at = [], [], 0   # the answer without its markers; each of its characters' place in the answer
+    plain: list[str] = []   # the answer without its markers
+    where: list[int] = []   # each of its characters' place in the answer
+    at = 0
     for m in _MARKED.finditer(answer):
         plain.append(answer[at:m.start()])
         where.extend(range(at, m.start()))
