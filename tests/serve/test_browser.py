@@ -18,6 +18,7 @@ import pytest
 from tests.reliability.media import tiny_video
 from videorag import Config, VideoRAG
 from videorag.embed.hashing import HashingEmbedder
+from videorag.types import Answer, Citation, Claim, Hit
 
 pytestmark = pytest.mark.slow
 
@@ -90,11 +91,11 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def served(index: Path, root: Path | None = None, token: str | None = TOKEN,
-           timeout: float = 60.0, options: tuple[str, ...] = ("--no-judge",),
+           timeout: float = 60.0, options: tuple[str, ...] = ("--no-judge", "--generator", "extractive"),
            ready: str = "/videos") -> Iterator[str]:
     """`videorag serve` over `index` in a subprocess until the block ends; yields its base URL
-    once GET `ready` answers. No judge unless `options` ask for one (whatever this machine has
-    installed)."""
+    once GET `ready` answers. No judge unless `options` ask for one, and the extractive generator
+    (an answer in a second, streamed word by word), whatever this machine has installed."""
     port = free_port()
     command = [sys.executable, "-m", "videorag.cli", "serve", "--index", str(index), "--port", str(port),
                "--embed-backend", "hashing", *options]
@@ -206,8 +207,11 @@ def serve_answer(page, tokens: list[str], answer: dict) -> None:
 
 
 def answer_json(text: str, citations: list[dict], claims: list[dict], abstained: bool = False) -> dict:
-    return {"question": "q", "answer": text, "citations": citations, "generator": "llama-cpp", "judge": None,
-            "claims": claims, "abstained": abstained}
+    """The server's JSON of an answer (`Answer.to_dict`: its citations' spans, its parts)."""
+    made = Answer("q", text, [Citation(c["video_id"], c["path"], c["start"], c["end"]) for c in citations],
+                  "llama-cpp", None, [Claim(c["text"], [n - 1 for n in c["citations"]], c["support"], c["supported"])
+                                      for c in claims], abstained)
+    return made.to_dict()
 
 
 def serve_search(page, results: list[dict]) -> None:
@@ -227,7 +231,7 @@ def test_search_card_shows_the_moment_and_opens_the_player_there(page, server):
     start = float(card.get_attribute("data-start"))
     assert start == best["start"]
     assert "video-0.mp4" in card.inner_text() and best["text"] in card.inner_text()
-    assert "0:12–0:13" in card.inner_text()
+    assert "0:12–0:13" in card.inner_text() and card.locator(".time").inner_text() == best["span"]
 
     card.click()
     page.wait_for_function(SEEKED, arg=[start, best["video_id"]])
@@ -262,7 +266,10 @@ def test_ask_streams_the_answer_and_citations_seek_the_player(page, server):
     page.evaluate(COUNT_PIECES)
     ask(page, QUESTION)
     assert page.inner_text("#answer").strip() == expected["answer"].strip()
-    unmarked = [re.sub(r"\s*\[\d+\]", "", t) for t in page.locator("#answer .claim").all_inner_texts()]
+    shown = page.locator("#answer .claim").all_inner_texts()
+    assert shown == ["".join(p["text"] for p in expected["parts"] if p["claim"] == n)   # each claim's parts
+                     for n in range(1, len(expected["claims"]) + 1)]
+    unmarked = [re.sub(r"\s*\[\d+\]", "", t) for t in shown]
     assert unmarked == [c["text"] for c in expected["claims"]]   # each claim's span, its [n] markers in it
     assert page.locator("#answer .unsupported").count() == 0  # no judge: not verified, nothing marked
     assert page.evaluate("() => window.pieces") >= 3  # it arrived in pieces, not as one block
@@ -304,18 +311,39 @@ def test_the_player_title_follows_the_playback_position(page):
     page.wait_for_function(TITLE_ENDS, arg="· 0:23")  # it plays on, and the title with it
 
 
-def test_every_span_starts_on_the_floor_and_ends_on_the_ceiling(page):
+def test_the_page_shows_each_moment_as_the_server_writes_it(page):
+    """A moment's time is the server's `span` (`types.span`: floor to ceiling), shown as it is."""
     moments = [(25.4, 29.2, "0:25–0:30"), (3599.5, 3600.2, "59:59–1:00:01"), (3725.0, 3730.0, "1:02:05–1:02:10")]
-    serve_search(page, [{"video_id": f"v{i}", "path": f"/media/v{i}.mp4", "start": start, "end": end,
-                         "score": 0.5, "text": "a moment"} for i, (start, end, _) in enumerate(moments)])
+    hits = [Hit(f"v{i}", f"/media/v{i}.mp4", start, end, 0.5, "a moment").to_dict()
+            for i, (start, end, _) in enumerate(moments)]
+    assert [hit["span"] for hit in hits] == [shown for _, _, shown in moments]
+    hits[0]["span"] = "from 25 s to 30 s"   # whatever the server writes: the page computes no time itself
+    serve_search(page, hits)
     search(page, "anything")
-    assert page.locator(".card .time").all_inner_texts() == [shown for _, _, shown in moments]
+    assert page.locator(".card .time").all_inner_texts() == [hit["span"] for hit in hits]
+    assert page.get_attribute(".card", "aria-label") == "v0.mp4 at from 25 s to 30 s"
 
     cited = {"video_id": "v0", "path": "/media/v0.mp4", "start": 25.4, "end": 29.2}
-    answer = {"question": "q", "answer": "Let it dry.", "citations": [cited], "generator": "extractive", "judge": None}
-    serve_answer(page, ["Let ", "it dry."], answer)
+    answer = answer_json("Let it dry [1].", [cited], [{"text": "Let it dry.", "citations": [1], "support": None,
+                                                      "supported": None}])
+    assert answer["citations"][0]["span"] == "0:25–0:30"
+    answer["citations"][0]["span"] = "twenty-five seconds in"
+    serve_answer(page, ["Let ", "it dry [1]."], answer)
     ask(page, "anything?")
-    assert page.locator(".citation .time").all_inner_texts() == ["0:25–0:30"]
+    assert page.locator(".citation .time").all_inner_texts() == ["twenty-five seconds in"]
+    assert page.get_attribute("#answer a.marker", "title") == "v0.mp4 twenty-five seconds in"
+
+
+def test_search_leaves_the_number_of_results_to_the_server(page):
+    asked: list[str] = []
+    page.route(re.compile(r"/search\?"), lambda route: (asked.append(route.request.url), route.fulfill(json={
+        "query": "q", "results": [Hit("v", "/media/v.mp4", 1, 2, 0.5, "a moment").to_dict()]})))
+    search(page, "anything")
+    page.check("#moments")
+    page.press("#q", "Enter")
+    page.wait_for_function("() => document.querySelector('#search-status').textContent === '1 result'")
+    assert len(asked) == 2 and all("top_k" not in url for url in asked), asked
+    assert "moments=false" in asked[0] and "moments=true" in asked[1]
 
 
 def cited_moments(server: str) -> list[dict]:
@@ -371,15 +399,29 @@ def test_an_answer_that_abstained_says_the_videos_do_not_cover_it(page):
     assert page.locator("#answer .claim, #answer a.marker").count() == 0
 
 
-def test_claims_the_answer_text_does_not_hold_are_shown_from_the_claims(page):
+def test_the_answer_is_shown_in_the_servers_parts_not_cut_by_the_page(page):
+    """The claims' words are the server's `parts`, wherever they fall: here mid-sentence, where no
+    sentence split would cut (and the server's claim text, the markers aside, is not the words)."""
     cited = [{"video_id": "v0", "path": "/media/v0.mp4", "start": 25.4, "end": 29.2}]
-    serve_answer(page, ["Boil it, then juggle."], answer_json("Boil it, then juggle.", cited, [
-        {"text": "Boil it.", "citations": [1], "support": 0.9, "supported": True},
-        {"text": "Then juggle.", "citations": [1], "support": None, "supported": False}]))
+    answer = answer_json("Boil it, then juggle [1].", cited, [
+        {"text": "Boil it,", "citations": [1], "support": 0.9, "supported": True},
+        {"text": "then juggle.", "citations": [1], "support": None, "supported": False}])
+    assert [p["claim"] for p in answer["parts"]] == [1, None, 2, 2, 2]
+    serve_answer(page, ["Boil it, then juggle."], answer)
     ask(page, "how?")
-    assert page.locator("#answer .claim").all_inner_texts() == ["Boil it. [1]", "Then juggle. [1] unsupported"]
+    assert page.inner_text("#answer") == "Boil it, then juggle [1]. unsupported"
+    assert page.locator("#answer .claim").all_inner_texts() == ["Boil it,", "then juggle [1]. unsupported"]
     assert page.get_attribute("#answer .unsupported", "title") == "its cited moments do not say this"
     assert page.get_attribute("#answer a.marker", "data-start") == "25.4"
+
+    answer["parts"] = [{"text": "Boil it, then ", "claim": None, "citations": []},
+                       {"text": "juggle ", "claim": 1, "citations": []},
+                       {"text": "[1]", "claim": 1, "citations": [1]},
+                       {"text": ".", "claim": None, "citations": []}]
+    serve_answer(page, ["Boil it, then juggle."], answer)
+    ask(page, "how?")
+    assert page.locator("#answer .claim").all_inner_texts() == ["juggle [1]"]   # as the parts say, nothing else
+    assert page.locator("#answer a.marker").all_inner_texts() == ["[1]"]
 
 
 def test_a_weak_match_is_marked(page, server):
