@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import IndexError_
 
 
-def locate(spec) -> "LocalDir | ObjectStore":
+def locate(spec: "str | Path | Location") -> "Location":
     """The location named by a path or URI (a location is returned as it is)."""
     if isinstance(spec, (LocalDir, ObjectStore)):
         return spec
@@ -165,3 +165,6 @@ def _refused(uri: str, name: str, exc: Exception) -> IndexError_:
     return IndexError_(f"index {uri}: {name} cannot be read ({exc})",
                        "check the bucket's name and the AWS credentials (AWS_ACCESS_KEY_ID, "
                        "AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL)")
+
+
+Location = LocalDir | ObjectStore   # where an index lives (what `locate` returns)

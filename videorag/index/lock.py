@@ -15,9 +15,10 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TextIO
 
 from ..errors import IndexBusy
 
@@ -74,7 +75,19 @@ class Lock:
         finally:
             self._thread.release()
 
-    def _wait(self, try_once, wait: float | None) -> None:
+    # -- required of a subclass: taking the lock between processes --------------------------
+    def _acquire(self, wait: float | None) -> None:
+        """Take the lock within `wait` seconds (None: no limit), else raise IndexBusy."""
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        raise NotImplementedError
+
+    def _holder(self) -> str:
+        """Who holds the lock, as " (pid N)" to append to a message; "" when unknown."""
+        raise NotImplementedError
+
+    def _wait(self, try_once: Callable[[], bool], wait: float | None) -> None:
         """Call `try_once()` until it returns True or `wait` seconds pass (then IndexBusy)."""
         deadline = None if wait is None else time.monotonic() + wait
         told = False
@@ -98,32 +111,35 @@ class WriterLock(Lock):
     def __init__(self, directory: Path):
         super().__init__(str(directory))
         self.path = Path(directory) / LOCK_FILE
-        self._handle = None
+        self._handle: TextIO | None = None   # the open lock file while held (or being taken)
 
     def _release(self) -> None:
+        assert self._handle is not None, "released without being acquired"
         fcntl.flock(self._handle, fcntl.LOCK_UN)
         self._handle.close()
         self._handle = None
 
     def _holder(self) -> str:
+        if self._handle is None:
+            return ""
         try:
             return _holder(self._handle)
         except (OSError, ValueError):
             return ""
 
     def _acquire(self, wait: float | None) -> None:
-        self._handle = open(self.path, "a+")
+        handle = self._handle = open(self.path, "a+")
         try:
-            self._wait(lambda: _try_lock(self._handle), wait)
+            self._wait(lambda: _try_lock(handle), wait)
         except IndexBusy:
-            self._handle.close()
+            handle.close()
             self._handle = None
             raise
         try:
-            self._handle.seek(0)
-            self._handle.truncate()
-            self._handle.write(f"{os.getpid()}\n")
-            self._handle.flush()
+            handle.seek(0)
+            handle.truncate()
+            handle.write(f"{os.getpid()}\n")
+            handle.flush()
         except OSError:  # a full disk: the lock still holds, only the pid note is missing
             pass
 
@@ -180,7 +196,7 @@ def _alive(pid: int) -> bool:
     return pid > 0
 
 
-def _try_lock(handle) -> bool:
+def _try_lock(handle: TextIO) -> bool:
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return True
@@ -188,7 +204,7 @@ def _try_lock(handle) -> bool:
         return False
 
 
-def _holder(handle) -> str:
+def _holder(handle: TextIO) -> str:
     handle.seek(0)
     pid = handle.read().strip()
     return f" (pid {pid})" if pid.isdigit() else ""

@@ -7,10 +7,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..types import Frame, Segment
+from .state import IndexState
 from .tables import caption_schemas, live_filter, quote, view_schemas
 
 
-class Reads:
+class Reads(IndexState):
     """The reading half of `VideoIndex` (a mixin: it uses the index's `_tables`, `meta`,
     `location`, `has_visual`, `has_captions` and `has_chunk_views`)."""
 
@@ -25,13 +26,13 @@ class Reads:
         """All segment and chunk rows of indexed videos (orphans excluded), or of the videos in
         `live` (a reader building from one `videos` read passes its ids: a video committed
         meanwhile is then left out, not half in)."""
-        live = sorted(self.video_ids() if live is None else live)
-        if len(live) <= 500:   # a few videos (an incremental snapshot): filtered in the scan
-            if not live:
+        ids = sorted(self.video_ids() if live is None else live)
+        if len(ids) <= 500:   # a few videos (an incremental snapshot): filtered in the scan
+            if not ids:
                 return self._tables["units"].schema.empty_table()
-            return self._tables["units"].search().where(live_filter(live)).to_arrow()
+            return self._tables["units"].search().where(live_filter(ids)).to_arrow()
         table = self._tables["units"].to_arrow()
-        return table.filter(pc.is_in(table["video_id"], value_set=pa.array(live, pa.string())))
+        return table.filter(pc.is_in(table["video_id"], value_set=pa.array(ids, pa.string())))
 
     def segments(self, video_id: str, kind: str = "segment") -> list[Segment]:
         rows = (self._tables["units"].search()
@@ -95,7 +96,7 @@ class Reads:
         rows = self._tables["visual"].search().select(["video_id", "vector"]).to_arrow()
         live = self.video_ids() if live is None else live
         vectors = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False),
-                             np.float32).reshape(-1, self.meta["visual_dim"]) if rows.num_rows else []
+                             np.float32).reshape(-1, self.meta["visual_dim"]) if rows.num_rows else np.zeros((0, 0))
         return {v: vectors[i] for i, v in enumerate(rows["video_id"].to_pylist()) if v in live}
 
     def frame_vectors(self, video_id: str) -> tuple[np.ndarray, np.ndarray]:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import IndexError_
-from .location import locate
+from .location import Location, locate
 from .meta import (CHANGED_FILE, FORMAT, META_FILE, check_embedder, check_visual, open_meta, read_meta,
                    write_meta)
 from .reads import Reads
@@ -35,14 +35,14 @@ class VideoIndex(Reads, Writes):
     Opening, models and the writer lock here; reading in `Reads` (`reads.py`), writing in
     `Writes` (`writes.py`), the tables' schemas in `tables.py`."""
 
-    def __init__(self, location, meta: dict, lock_wait: float | None = None):
+    def __init__(self, location: Location, meta: dict, lock_wait: float | None = None):
         import lancedb
 
-        self.location = location   # `location.LocalDir` or `location.ObjectStore`
+        self.location = location
         self.meta = meta
         self.lock_wait = lock_wait  # seconds a write waits for another writer; None = no limit
         self._db = lancedb.connect(location.uri, storage_options=location.storage_options)
-        self._tables = {}
+        self._tables = {}   # {name: lancedb Table}, declared in `IndexState`
         self._seen = (location.stamp(CHANGED_FILE), location.stamp(META_FILE))
         self._open_all()
 
@@ -105,7 +105,7 @@ class VideoIndex(Reads, Writes):
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | Path, lock_wait: float | None = None) -> "VideoIndex":
+    def open(cls, path: str | Path | Location, lock_wait: float | None = None) -> "VideoIndex":
         """Open the index at a directory or `s3://bucket/prefix`."""
         location = locate(path)
         return cls(location, open_meta(location), lock_wait)

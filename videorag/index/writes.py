@@ -8,12 +8,13 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import IndexError_
+from .state import IndexState
 from .tables import VideoRecord, live_filter, quote
 
 log = logging.getLogger(__name__)
 
 
-class Writes:
+class Writes(IndexState):
     """The writing half of `VideoIndex` (a mixin: it uses the index's `_tables`, `meta`,
     `location`, `writer()`, `has_captions`, `has_chunk_views` and `orphans()`)."""
 
@@ -66,6 +67,7 @@ class Writes:
             "video_id": [record.video_id] * len(record.frames), "t": [f.t for f in record.frames],
             "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), dim)},
             schema=self._tables["frame_vectors"].schema))
+        assert record.visual_vector is not None, "ingest sets frame_vectors and visual_vector together"
         self.set_visual(record.video_id, record.visual_frames, record.visual_vector)
 
     def _add_captions(self, record: VideoRecord) -> None:
@@ -99,7 +101,7 @@ class Writes:
     def _unit_rows(self, record: VideoRecord) -> pa.Table:
         units = [("segment", record.segments, record.segment_vectors),
                  ("chunk", record.chunks, record.chunk_vectors)]
-        rows = {k: [] for k in ("kind", "idx", "start", "end", "text")}
+        rows: dict[str, list] = {k: [] for k in ("kind", "idx", "start", "end", "text")}
         vectors = []
         for kind, segs, vecs in units:
             for i, seg in enumerate(segs):
