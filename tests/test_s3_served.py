@@ -8,6 +8,7 @@ from tests.reliability.media import tiny_videos
 from tests.test_s3_index import BUCKET, s3, s3_server  # noqa: F401 (the fixtures)
 from videorag import Config, VideoRAG
 from videorag.embed.hashing import HashingEmbedder
+from videorag.requests import SearchRequest
 from videorag.serve.app import create_app
 from videorag.serve.service import ServeConfig, Service
 
@@ -23,7 +24,7 @@ def test_a_served_s3_index_lists_its_videos_and_answers_searches_over_http(s3, t
     assert str(config.index) == uri   # not a local path named "s3:/..."
     service = Service(VideoRAG(uri, Config(), embedder=HashingEmbedder()), config)
     assert [v["path"].rsplit("/", 1)[-1] for v in service.videos()] == ["video-0.mp4", "video-1.mp4", "video-2.mp4"]
-    found = service.search("patch a bicycle tube", 3)["results"]
+    found = service.search(SearchRequest("patch a bicycle tube", 3))["results"]
     assert found and found[0]["path"].endswith("video-1.mp4")
 
     client = TestClient(create_app(service), base_url=f"http://{config.host}")

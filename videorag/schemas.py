@@ -6,15 +6,20 @@ The in-process results stay plain dataclasses (`videorag.types`, `serve.jobs.Job
 75 ms to every CLI search), and the tests hold each one to its model here. No field has a
 default: each is always present (null where it has no value). Times are seconds, rounded to the
 millisecond where the shape is made (`types.seconds`).
+
+The requests' shapes are declared in `videorag.requests` (no pydantic); their pydantic forms, and
+the signatures the HTTP routes and MCP tools take them by, are derived at the end of this module.
 """
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from inspect import Parameter, Signature
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
-TEXT_LIMIT = 2000   # characters in a query or question (HTTP and MCP)
-TOP_K_LIMIT = 100   # results one search may ask for
+from . import requests
+
 PATHS_LIMIT = 1000  # server paths one index job may take
 VideoId = Annotated[str, Field(description="the video's id in the index")]
 VideoPath = Annotated[str, Field(description="the video file on the server")]
@@ -146,12 +151,42 @@ class Error(BaseModel):
     detail: str = Field(description="what went wrong, in one line, and what to do about it")
 
 
-# -- requests ------------------------------------------------------------------------------
-class AskRequest(BaseModel):
-    question: str = Field(min_length=1, max_length=TEXT_LIMIT)
-    method: str | None = None
-    judge: bool | None = Field(None, description="moments chosen by the judge (default: on when its model "
-                                                 "is installed)")
+# -- requests (declared once in `videorag.requests`; their pydantic forms derived here) ------
+def annotated(param: requests.Param) -> Any:
+    """A request field as `Annotated[its type, Field(description, bounds)]`: what pydantic and
+    the MCP SDK read an argument's rules from."""
+    return Annotated[param.annotation, Field(description=param.description, **param.bounds)]
+
+
+def request_model(request_type: type) -> type[BaseModel]:
+    """The pydantic model of a request type: a JSON body (POST /ask) and its OpenAPI schema."""
+    fields = {p.name: (annotated(p), ... if p.required else None) for p in requests.params(request_type)}
+    return create_model(request_type.__name__, __doc__=request_type.__doc__, **fields)
+
+
+def signature(request_type: type, annotate: Callable = annotated, returns: Any = Signature.empty) -> Signature:
+    """A function signature taking a request's fields as keyword arguments (`annotate` makes
+    each one's annotation): given to a `**fields` function as its `__signature__`, it is what
+    FastAPI and the MCP SDK read its parameters from (`takes`)."""
+    return Signature([Parameter(p.name, Parameter.KEYWORD_ONLY, annotation=annotate(p),
+                                default=Parameter.empty if p.required else None)
+                      for p in requests.params(request_type)], return_annotation=returns)
+
+
+def takes(request_type: type, annotate: Callable = annotated, returns: Any = Signature.empty) -> Callable:
+    """Decorate a `**fields` function so that its parameters are the request's fields (its
+    signature and annotations: `signature`)."""
+    def decorate(function: Callable) -> Callable:
+        function.__signature__ = signature(request_type, annotate, returns)
+        function.__annotations__ = {**{name: p.annotation for name, p in function.__signature__.parameters.items()},
+                                    "return": returns}
+        return function
+
+    return decorate
+
+
+SearchRequest = request_model(requests.SearchRequest)
+AskRequest = request_model(requests.AskRequest)
 
 
 class IndexRequest(BaseModel):

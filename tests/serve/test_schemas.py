@@ -13,6 +13,7 @@ from tests.reliability.media import tiny_videos
 from tests.test_types import same_shape
 from videorag import Config, VideoRAG, schemas
 from videorag.embed.hashing import HashingEmbedder
+from videorag.requests import AskRequest, SearchRequest
 from videorag.serve.app import create_app
 from videorag.serve.jobs import Jobs
 from videorag.serve.mcp import create_mcp
@@ -71,10 +72,10 @@ def test_search_ask_methods_and_videos_are_their_shapes_unchanged_by_the_models(
     for moments in (False, True):
         body = client.get("/search", params={"q": "kettle", "top_k": 3, "moments": moments}).json()
         same_shape(schemas.SearchResult, body)
-        assert body == service.search("kettle", 3, moments=moments)  # the response model changed no value
+        assert body == service.search(SearchRequest("kettle", 3, moments=moments))  # the response model changed no value
     answer = client.post("/ask", json={"question": "how do I boil water?"}).json()
     same_shape(schemas.Answer, answer)
-    assert answer == service.ask("how do I boil water?")
+    assert answer == service.ask(AskRequest("how do I boil water?"))
     same_shape(schemas.Methods, client.get("/methods").json())
     same_shape(schemas.JudgeStatus, client.get("/methods").json()["judge"])
     videos = client.get("/videos").json()

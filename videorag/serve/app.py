@@ -9,14 +9,14 @@ import math
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Annotated, Any, NamedTuple
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from .. import __version__, schemas
+from .. import __version__, requests, schemas
 from ..errors import (ConfigError, GenerationError, IndexBusy, IndexError_, MissingDependencyError,
                       VideoRAGError)
 from ..registry import require
@@ -72,14 +72,20 @@ def create_app(service: Service) -> FastAPI:
     return app
 
 
+def _query(param: requests.Param):
+    """A request field as a URL query parameter: its wire name (`alias`), rules and description."""
+    return Annotated[param.annotation, Query(alias=param.alias, description=param.description, **param.bounds)]
+
+
 def _search_routes(app: FastAPI, service: Service, guards: Guards) -> None:
-    @app.get("/search", dependencies=[guards.read], response_model=schemas.SearchResult)
-    def search(q: str = Query(min_length=1, max_length=schemas.TEXT_LIMIT),
-               top_k: int = Query(5, ge=1, le=schemas.TOP_K_LIMIT),
-               method: str | None = None, moments: bool = False, judge: bool = False):
+    @schemas.takes(requests.SearchRequest, _query)
+    def search(**fields):
         """Best videos (each at its best moment), or with `moments` the best moments; with
-        `judge`, a language model reads the best videos' steps and picks the moments (~2.5 s)."""
-        return service.search(q, top_k, method, moments, judge)
+        `judge`, a language model reads the best videos' steps and picks the moments (~2.5 s).
+        A parameter left out is the server's setting (`GET /methods` says whether it judges)."""
+        return service.search(requests.SearchRequest(**fields))
+
+    app.get("/search", dependencies=[guards.read], response_model=schemas.SearchResult)(search)
 
     @app.get("/methods", dependencies=[guards.read], response_model=schemas.Methods)
     def methods():
@@ -90,9 +96,8 @@ def _search_routes(app: FastAPI, service: Service, guards: Guards) -> None:
                  responses={200: {"content": SSE}})
     def ask(body: schemas.AskRequest, stream: bool = False):
         """The answer with citations; `?stream=true`: SSE events token…, citations, done."""
-        if not stream:
-            return service.ask(body.question, body.method, body.judge)
-        return _sse(service.ask_events(body.question, body.method, body.judge))
+        request = requests.AskRequest(**dict(body))
+        return _sse(service.ask_events(request)) if stream else service.ask(request)
 
 
 def _job_routes(app: FastAPI, service: Service, guards: Guards) -> None:

@@ -29,6 +29,7 @@ from pydantic import Field, ValidationError
 
 from .. import schemas
 from ..errors import VideoRAGError
+from ..requests import AskRequest, SearchRequest
 from ..types import span
 from ..names import printable
 from ..registry import require
@@ -51,20 +52,8 @@ BOUNDS = {"greater_than_equal": ("≥", "ge"), "greater_than": (">", "gt"), "les
           "less_than": ("<", "lt")}  # pydantic's error types for numeric bounds: (sign, its ctx key)
 
 
-# -- the tools' arguments (what they return: `videorag.schemas`, as the HTTP API) ----------------
-Query = Annotated[str, Field(min_length=1, max_length=schemas.TEXT_LIMIT,
-                             description="what to look for, in plain words")]
-Question = Annotated[str, Field(min_length=1, max_length=schemas.TEXT_LIMIT,
-                                description="a question about the videos")]
-TopK = Annotated[int, Field(ge=1, le=schemas.TOP_K_LIMIT, description="how many results")]
-Moments = Annotated[bool, Field(description="true: the best moments across all videos (several per video); "
-                                            "false: the best videos, each at its best moment")]
-Method = Annotated[str | None, Field(description="retrieval method by name (default: the server's); "
-                                                 "an unknown name is an error listing the valid ones")]
-Judge = Annotated[bool, Field(description="true: a language model reads the best videos' steps and picks the "
-                                          "moments (slower, about 2.5 s; more often the moment that answers)")]
-AskJudge = Annotated[bool | None, Field(description="moments chosen by the judge; default: on when the "
-                                                    "server has its model")]
+# -- the tools' arguments (what they return: `videorag.schemas`, as the HTTP API); search's and
+# ask's are their requests' fields (`videorag.requests`, given to the tools by `schemas.takes`)
 JobId = Annotated[str, Field(min_length=1, max_length=64, description="the id `index` returned")]
 Wait = Annotated[float, Field(ge=0, le=MAX_WAIT, description=f"wait up to this many seconds (at most "
                                                              f"{MAX_WAIT:g}) for the job to finish")]
@@ -97,9 +86,9 @@ def create_mcp(service: Service, http: bool = False) -> MCPServer:
         "moments=true, the best moments; each result has the video's path, start and end in seconds, "
         "a score and the moment's text. Cite a result as `path [m:ss–m:ss]`."))
     @_domain_errors
-    def search(query: Query, top_k: TopK = 5, moments: Moments = False,
-               method: Method = None, judge: Judge = False) -> Annotated[CallToolResult, schemas.SearchResult]:
-        result = service.search(query, top_k, method=method, moments=moments, judge=judge)
+    @schemas.takes(SearchRequest, returns=Annotated[CallToolResult, schemas.SearchResult])
+    def search(**fields):
+        result = service.search(SearchRequest(**fields))
         return _result(result, _search_text(result))
 
     @server.tool(annotations=READ, description=(
@@ -108,9 +97,9 @@ def create_mcp(service: Service, http: bool = False) -> MCPServer:
         "claims, each marked supported or not by its cited moments when a verifier checked them; "
         "abstained=true when the videos do not cover the question."))
     @_domain_errors
-    def ask(question: Question, method: Method = None,
-            judge: AskJudge = None) -> Annotated[CallToolResult, schemas.Answer]:
-        result = service.ask(question, method=method, judge=judge)
+    @schemas.takes(AskRequest, returns=Annotated[CallToolResult, schemas.Answer])
+    def ask(**fields):
+        result = service.ask(AskRequest(**fields))
         return _result(result, _ask_text(result))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,

@@ -1,5 +1,6 @@
 """What the HTTP API and the MCP server do, over one warm `VideoRAG` (models loaded once, the
-index re-checked for other processes' writes on every call)."""
+index re-checked for other processes' writes on every call). Searches and questions come as
+request objects (`videorag.requests`) whose fields go on to the pipeline by name."""
 from __future__ import annotations
 
 import hmac
@@ -14,6 +15,7 @@ from ..errors import ConfigError, VideoRAGError
 from ..index.location import LocalDir, locate
 from ..ingest.discover import inside
 from ..pipeline import VideoRAG
+from ..requests import AskRequest, SearchRequest
 from ..types import search_json
 
 log = logging.getLogger(__name__)
@@ -102,7 +104,7 @@ class Service:
         self.jobs = Jobs(lambda paths, progress, stages: rag.add(paths, progress, roots=self._job_roots(),
                                                                  stages=stages))
         self._generating = threading.Lock()
-        if rag.judged(None, default=True):   # loaded now, so the first question does not wait for it
+        if rag.judging("ask"):   # loaded now, so the first question does not wait for it
             threading.Thread(target=self._warm_judge, daemon=True, name="videorag-judge-warm-up").start()
 
     def _warm_judge(self) -> None:
@@ -112,9 +114,9 @@ class Service:
             log.warning("the judge did not load: %s", exc)
 
     # -- reads --------------------------------------------------------------------------
-    def search(self, query: str, top_k: int = 5, method: str | None = None, moments: bool = False,
-               judge: bool | None = None) -> dict:
-        return search_json(query, self.rag.search(query, top_k, method=method, moments=moments, judge=judge))
+    def search(self, request: SearchRequest) -> dict:
+        """The search's JSON; each field the request leaves out (None) is the server's setting."""
+        return search_json(request.query, self.rag.search(**request.given()))
 
     def methods(self) -> dict:
         """The registered methods, the default, and the judge: whether it can run here, its
@@ -124,25 +126,24 @@ class Service:
 
         judge = self.rag.config.search.judge
         return {"default": self.rag.config.search.method, "methods": METHODS.names(),
-                "judge": {"available": available(judge.reranker), "search": self.rag.judged(None),
-                          "ask": self.rag.judged(None, default=True)}}
+                "judge": {"available": available(judge.reranker), "search": self.rag.judging("search"),
+                          "ask": self.rag.judging("ask")}}
 
-    def ask(self, question: str, method: str | None = None, judge: bool | None = None) -> dict:
+    def ask(self, request: AskRequest) -> dict:
         with self._generating:
-            return self.rag.ask(question, method=method, judge=judge).to_dict()
+            return self.rag.ask(**request.given()).to_dict()
 
-    def ask_events(self, question: str, method: str | None = None,
-                   judge: bool | None = None) -> Iterator[tuple[str, object]]:
+    def ask_events(self, request: AskRequest) -> Iterator[tuple[str, object]]:
         """("token", text) as the answer is generated, then ("citations", [...]), then
         ("done", the whole answer). Generators without token streaming send one token. A bad
         method raises here, before the stream starts (a 4xx, not an error event)."""
-        self.rag.method(method)
-        return self._ask_events(question, method, judge)
+        self.rag.method(request.method)
+        return self._ask_events(request)
 
-    def _ask_events(self, question: str, method: str | None, judge: bool | None) -> Iterator[tuple[str, object]]:
+    def _ask_events(self, request: AskRequest) -> Iterator[tuple[str, object]]:
         answer = None
         with self._generating:  # local models are not re-entrant: one answer at a time
-            for piece in self.rag.ask_stream(question, method=method, judge=judge):
+            for piece in self.rag.ask_stream(**request.given()):
                 if isinstance(piece, str):
                     yield "token", piece
                 else:
