@@ -134,7 +134,7 @@ def test_help_shows_the_dataclass_default(capsys):
     with pytest.raises(SystemExit):
         main(["search", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    assert "results (default 5)" in out and "(default auto)" in out
+    assert "how many results (default: the configured search.top_k, 5)" in out and "(default auto)" in out
     assert "textvideorag 0.6, hybrid 0.5, best 0.5" in out
 
 

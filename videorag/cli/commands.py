@@ -8,7 +8,7 @@ from pathlib import Path
 from ..console import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, print_answer, print_hits, print_json, say
 from ..errors import VideoRAGError
 from ..names import printable
-from ..options import make_config, serve_config
+from ..options import REQUESTS, make_config, serve_config
 from ..types import search_json
 from ..where import absolute, remember
 
@@ -105,11 +105,12 @@ def _judge_report(rag, loaded: float | None, timings: dict) -> None:
 
 
 def cmd_search(rag, args) -> int:
-    loaded, timings = _judge_loaded(rag, rag.judged(None)), {}
-    hits = rag.search(args.query, moments=args.moments, timings=timings)
+    request = REQUESTS.request(args)
+    loaded, timings = _judge_loaded(rag, rag.judging("search", request.judge)), {}
+    hits = rag.search(**request.given(), timings=timings)
     _judge_report(rag, loaded, timings)
     if args.json:
-        return _print_json(rag, search_json(args.query, hits))
+        return _print_json(rag, search_json(request.query, hits))
     print_hits(hits)
     return EXIT_OK
 
@@ -134,10 +135,10 @@ def _say_when_writing(generator) -> None:
 
 
 def cmd_ask(rag, args) -> int:
-    judged = rag.judged(None, default=True)
-    loaded, timings = _judge_loaded(rag, judged), {}
+    request = REQUESTS.request(args)
+    loaded, timings = _judge_loaded(rag, rag.judging("ask", request.judge)), {}
     _say_when_writing(rag.generator)
-    answer = rag.ask(args.question, judge=judged, timings=timings)
+    answer = rag.ask(**request.given(), timings=timings)
     _judge_report(rag, loaded, timings)
     if args.json:
         return _print_json(rag, answer.to_dict())

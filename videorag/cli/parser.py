@@ -1,12 +1,13 @@
 """The `videorag` subcommands and their own arguments. Options that set config fields come from
-`videorag.options` (declared there once, for every subcommand offering them)."""
+`videorag.options` (declared there once, for every subcommand offering them), as do `search`'s
+and `ask`'s arguments, made from their request types (`videorag.requests`)."""
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
 from ..console import Parser
-from ..options import CONFIG, SERVE
+from ..options import CONFIG, REQUESTS, SERVE
 
 DESCRIPTION = "The `videorag` command line. Exit status: 0 ok, 1 error, 2 usage, 3 partial (some files failed)."
 JSON = (("--json",), {"action": "store_true", "help": "print one JSON object"})
@@ -26,11 +27,8 @@ SUBCOMMANDS = {
               [(("--repair",), {"action": "store_true", "help": "fix what is found (removes incomplete videos)"})]),
     "info": ("what is indexed, sizes, models, the search snapshot's state", [JSON]),
     "optimize": ("compact the index and rebuild its search snapshot and ANN indexes", []),
-    "search": ("best videos for a query, each at its best moment", [
-        (("query",), {}), JSON, NO_SERVER,
-        (("--moments",), {"action": "store_true", "help": "the best moments across the collection (several per "
-                          "video), not one per video"})]),
-    "ask": ("answer a question with timestamped citations", [(("question",), {}), JSON, NO_SERVER]),
+    "search": ("best videos for a query, each at its best moment", [JSON, NO_SERVER]),   # + its request's
+    "ask": ("answer a question with timestamped citations", [JSON, NO_SERVER]),
     "train-frame-selector": ("train the learned frame scorer from a QA set", [
         (("--qa",), {"required": True, "type": Path, "help": "golden JSONL: {query, relevant, answer}"}),
         (("--generation",), {"action": "store_true", "help": "also collect generation labels (needs --generator "
@@ -51,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     for command, (help, arguments) in SUBCOMMANDS.items():
         p = sub.add_parser(command, help=help)
         _add(p, arguments + [INDEX])
+        REQUESTS.add(p, command)
         SERVE.add(p, command)
         CONFIG.add(p, command)
         _add(p, [VERBOSE])

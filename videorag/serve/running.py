@@ -13,7 +13,6 @@ import logging
 import os
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,17 +75,11 @@ class Served:
     def where(self) -> str:
         return f"{self.url.removeprefix('http://')} (pid {self.pid})"
 
-    def search(self, query: str, top_k: int, method: str | None, moments: bool, judge: bool) -> dict:
-        params = {"q": query, "top_k": top_k, "moments": str(moments).lower(), "judge": str(judge).lower()}
-        params.update({"method": method} if method else {})
-        return self._call("/search?" + urllib.parse.urlencode(params), None)
-
-    def ask(self, question: str, method: str | None, judge: bool | None) -> dict:
-        return self._call("/ask", {"question": question, "method": method, "judge": judge})
-
-    def _call(self, route: str, body: dict | None) -> dict:
-        """The JSON reply; ConnectionError when the server cannot be reached (the caller answers
-        itself), a VideoRAGError with the server's reason when it refused or failed."""
+    def call(self, route: str, body: dict | None) -> dict:
+        """The JSON reply to `route` (with its query string), `body` POSTed when given
+        (`videorag.cli.handoff.http_call` makes both); ConnectionError when the server cannot be
+        reached (the caller answers itself), a VideoRAGError with the server's reason when it
+        refused or failed."""
         headers = {"Content-Type": "application/json"}
         if token := os.environ.get("VIDEORAG_TOKEN"):
             headers["Authorization"] = f"Bearer {token}"
