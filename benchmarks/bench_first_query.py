@@ -48,7 +48,7 @@ def main(run) -> dict:
     rag, _ = moment_rag(run, golden(run))
     copy = run.work / "first-query" / "index"
     shutil.rmtree(copy, ignore_errors=True)
-    shutil.copytree(rag.index_dir, copy, ignore=shutil.ignore_patterns("search"))
+    shutil.copytree(rag.location.local, copy, ignore=shutil.ignore_patterns("search"))
     settings = [*run.settings, "search.carve.rerank=false"]
     start = time.perf_counter()
     VideoRAG(copy, run.config("search.carve.rerank=false")).save_snapshot()

@@ -113,7 +113,7 @@ def test_other_embedder_is_refused(make_rag, short_video, tmp_path):
     rag = make_rag()
     rag.add([short_video[0]])
     with pytest.raises(IndexError_, match="all-MiniLM-L6-v2"):
-        VideoRAG(rag.index_dir, embedder=HashingEmbedder()).search("tea")
+        VideoRAG(rag.location.local, embedder=HashingEmbedder()).search("tea")
 
 
 def test_remove_by_path(make_rag, short_video):

@@ -40,7 +40,7 @@ def test_a_torch_made_index_answers_onnx_queries(sample_dir, make_rag, onnx, tmp
     folder, _ = sample_dir
     torch_rag = make_rag()
     torch_rag.add([folder])
-    onnx_rag = VideoRAG(torch_rag.index_dir, Config(embed=EmbedConfig(backend="onnx")), embedder=onnx)
+    onnx_rag = VideoRAG(torch_rag.location.local, Config(embed=EmbedConfig(backend="onnx")), embedder=onnx)
     assert torch_rag.library.index.stats()["videos"] == len(SAMPLES)
     for query, expected in (("how do I patch a tube", "fix-a-flat-bike-tire"),
                             ("how hot should the water be for coffee", "brew-pour-over-coffee")):

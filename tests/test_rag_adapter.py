@@ -100,7 +100,7 @@ def test_ask_reads_the_best_videos_lines_and_cites_them(captioned):
 
 
 def test_with_frame_embeddings_search_and_ask_use_the_chosen_frames(framed):
-    assert framed.index.has_visual and framed.index.has_captions
+    assert framed.library.index.has_visual and framed.library.index.has_captions
     hits = framed.search("melt butter in a small pan", method="rag-adapter")
     assert {name(h) for h in hits} == {"omelette.mp4", "tea.mp4"}
     assert all(h.text in OMELETTE_SAID + TEA_SAID for h in hits)
@@ -142,7 +142,7 @@ def test_no_query_reads_the_index_tables(captioned, framed):
 
     runs = [(captioned, "textvideorag,best,carve,rag-adapter"),
             (framed, "textvideorag,carve,rag-adapter,videorag-v,videorag-vt")]
-    argv = [arg for rag, methods in runs for arg in (str(rag.index_dir), methods)]
+    argv = [arg for rag, methods in runs for arg in (str(rag.location.local), methods)]
     out = subprocess.run([sys.executable, "-c", QUERY_PATH, *argv], capture_output=True, text=True, timeout=300,
                          check=True)
     result = json.loads(out.stdout.strip().splitlines()[-1])

@@ -43,12 +43,11 @@ class VideoRAG:
         self.library = Library(index_dir, config, embedder=embedder, asr=asr)
         self.resources = resources or Resources()   # its judge, generator model, rerankers, pools
         self.location = self.library.location
-        self.index_dir = self.location.local    # this machine's folder for what derives from it
         self._embedder_given = embedder is not None
-        self._query_embedder, self._generator, self._answerability = None, generator, None
+        self._query_model, self._generator, self._answerability = None, generator, None
         self._lock = threading.RLock()
         self.frames = IndexFrames(lambda: self.library.index)   # frame images, read from the index when asked for
-        self.live = LiveSearcher(self.location, lambda: self.query_embedder, self.library.renew_snapshot,
+        self.live = LiveSearcher(self.location, lambda: self._query_embedder, self.library.renew_snapshot,
                                  self.library.read, visual=self._checked_visual, frames=self.frames,
                                  resources=self.resources)
 
@@ -83,22 +82,22 @@ class VideoRAG:
     # -- query-side models ---------------------------------------------------------------------
     @property
     @locked
-    def query_embedder(self):
+    def _query_embedder(self):
         """The embedder of queries: the same model as `embedder`, on the runtime
         `EmbedConfig.query_backend` picks (an embedder given to the constructor embeds both)."""
-        if self._query_embedder is None:
+        if self._query_model is None:
             from .embed import create_embedder, query_backend
 
             backend = query_backend(self.config.embed)
             same = self._embedder_given or backend == self.config.embed.backend
-            self._query_embedder = self.library.embedder if same else create_embedder(self.config.embed, backend)
-        return self._query_embedder
+            self._query_model = self.library.embedder if same else create_embedder(self.config.embed, backend)
+        return self._query_model
 
     @property
     @locked
     def generator(self):
         if self._generator is None:
-            self._generator = create_generator(self.config.generate, self.query_embedder, self.resources)
+            self._generator = create_generator(self.config.generate, self._query_embedder, self.resources)
         return self._generator
 
     def _checked_visual(self):
@@ -116,14 +115,18 @@ class VideoRAG:
 
         return create_method(name or self.config.search.method, self.config.search, judged)
 
-    def judged(self, judge: bool | None, default: bool = False) -> bool:
-        """Whether a call judges: `judge` when given, else `SearchConfig.judge.enabled`, else
-        `default` (True for `ask`: when the judge's model is installed)."""
+    def judging(self, operation: str, judge: bool | None = None) -> bool:
+        """Whether a `search` or an `ask` is judged — decided here only, for every surface:
+        `judge` when the request gives it, else `SearchConfig.judge.enabled`, else off for
+        search (about 2.5 s a query on 2 cores) and on for ask whenever the judge's model is
+        installed."""
+        if operation not in ("search", "ask"):
+            raise ValueError(f"operation is 'search' or 'ask', not {operation!r}")
         if judge is not None:
             return judge
         if self.config.search.judge.enabled is not None:
             return self.config.search.judge.enabled
-        if not default:
+        if operation == "search":
             return False
         from .models import judge_available as available
 
@@ -144,7 +147,7 @@ class VideoRAG:
         `judge`: the moments chosen by the judge (default `SearchConfig.judge.enabled`, else off);
         `timings`, when given, receives its stage times in seconds (e.g. carve's pool, rerank)."""
         _asked(query.text if isinstance(query, Query) else query)
-        chosen = self.method(method, self.judged(judge))
+        chosen = self.method(method, self.judging("search", judge))
         return self.live.get().search(query, chosen, self.config.search, top_k, moments, timings)
 
     # -- answers -------------------------------------------------------------------------------
@@ -196,7 +199,7 @@ class VideoRAG:
         """What `ask` does before generating: the question's evidence and the answerability
         verdict (`Asked.verdict`, with its signals). An off-topic question is refused from plain
         retrieval alone, before the judge or the generator runs (no evidence is gathered)."""
-        judged = self.judged(judge, default=True)
+        judged = self.judging("ask", judge)
         chosen = self.method(method, judged)
         request = self._request(_asked(question), chosen, timings)
         stage, verdict = self.answerability, None
@@ -248,10 +251,6 @@ class VideoRAG:
         net = self.library.frame_nets.get("generation") if searcher.corpus.frames is not None else None
         return FramePicker(searcher.frames, searcher, cfg.frames_per_video, cfg.frame_candidates, net)
 
-    def generation_frames(self, video_id: str, question: str) -> list:
-        """Frames a generator that reads images gets for `video_id` (see `FramePicker`)."""
-        return self._picker(self.live.get()).pick(video_id, question)
-
     def _checked(self, answer: Answer, asked: Asked) -> Answer:
         """The answer split into claims and verified against its citations (`videorag.verify`),
         saying which judge chose its moments (None: none did) and how answerable it was found."""
@@ -260,9 +259,9 @@ class VideoRAG:
         answer.judge = self.judge.label if asked.judged else None
         answer.answerable = asked.probability
         cfg = self.config.generate.verify
-        verifying = cfg.enabled if cfg.enabled is not None else self.judged(None, default=True)
+        verifying = cfg.enabled if cfg.enabled is not None else self.judging("ask")
         checks = verifying and hasattr(self.judge, "probabilities")   # a yes/no judge (not a bi-encoder)
-        return verify(answer, asked.evidence, self.judge if checks else None, cfg, self.query_embedder,
+        return verify(answer, asked.evidence, self.judge if checks else None, cfg, self._query_embedder,
                       decided=asked.verdict is not None)
 
     def _refusal(self, asked: Asked) -> Answer:

@@ -132,11 +132,11 @@ def test_search_maps_the_snapshot_ingest_saved_and_follows_later_writes(make_rag
                                                                         monkeypatch):
     writer = make_rag()
     writer.add([short_video[0]])
-    assert snapshot.fresh(writer.index_dir)
-    reader = make_rag(writer.index_dir)                 # another process's view of the same index
+    assert snapshot.fresh(writer.location.local)
+    reader = make_rag(writer.location.local)                 # another process's view of the same index
     assert reader.search("how long should the tea steep")[0].video_id == writer.search("tea")[0].video_id
     assert reader.library._index is None                        # served from the snapshot: LanceDB never opened
-    bike = copy(sample_dir[0] / "fix-a-flat-bike-tire.mp4", writer.index_dir.parent / "v" / "bike.mp4")
+    bike = copy(sample_dir[0] / "fix-a-flat-bike-tire.mp4", writer.location.local.parent / "v" / "bike.mp4")
     added = []
     monkeypatch.setattr(build, "corpus_of", _spy(build.corpus_of, added))
     writer.add([bike])
@@ -147,9 +147,9 @@ def test_search_maps_the_snapshot_ingest_saved_and_follows_later_writes(make_rag
     assert reader.search("how do I oil the bicycle chain")[0].video_id == "chain"
     assert added == [1]                                   # the reader extended it with that video
     writer.library.remove([str(bike)])
-    assert not snapshot.fresh(writer.index_dir)         # a removal leaves it stale ...
+    assert not snapshot.fresh(writer.location.local)         # a removal leaves it stale ...
     assert all("bike" not in h.path for h in reader.search("find the hole in the inner tube"))
-    assert snapshot.fresh(writer.index_dir)             # ... and the next search saved a new one
+    assert snapshot.fresh(writer.location.local)             # ... and the next search saved a new one
     assert reader.library.info()["search"]["snapshot"] == "fresh"
 
 

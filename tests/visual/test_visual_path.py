@@ -47,7 +47,7 @@ def test_frames_are_embedded_and_reduced(visual_rag):
 
 @pytest.mark.parametrize("method", ["videorag-v", "videorag-vt"])
 def test_visual_methods_search(visual_rag, method):
-    rag = VideoRAG(visual_rag.index_dir, Config(search=SearchConfig(method=method)), embedder=visual_rag.library.embedder)
+    rag = VideoRAG(visual_rag.location.local, Config(search=SearchConfig(method=method)), embedder=visual_rag.library.embedder)
     hits = rag.search("how do I patch a bicycle tube", top_k=5)
     assert len({h.video_id for h in hits}) == 5 and hits[0].end > hits[0].start
     if method == "videorag-vt":  # text still carries the ensemble on weightless frames
@@ -55,7 +55,7 @@ def test_visual_methods_search(visual_rag, method):
 
 
 def test_text_only_index_refuses_visual_method(demo_rag):
-    rag = VideoRAG(demo_rag.index_dir, Config(search=SearchConfig(method="videorag-v")),
+    rag = VideoRAG(demo_rag.location.local, Config(search=SearchConfig(method="videorag-v")),
                    embedder=demo_rag.library.embedder)
     with pytest.raises(IndexError_, match="needs frame embeddings"):
         rag.search("anything")
@@ -65,7 +65,7 @@ def test_mismatched_visual_model_is_refused(visual_rag):
     config = Config(ingest=IngestConfig(visual="siglip", visual_model="random-tiny"),
                     search=SearchConfig(method="videorag-vt"))
     with pytest.raises(IndexError_, match="clip:random-tiny"):
-        VideoRAG(visual_rag.index_dir, config, embedder=visual_rag.library.embedder).search("paint")
+        VideoRAG(visual_rag.location.local, config, embedder=visual_rag.library.embedder).search("paint")
 
 
 def test_train_frame_selector_and_generation_frames(visual_rag, tmp_path, capsys):
@@ -74,19 +74,20 @@ def test_train_frame_selector_and_generation_frames(visual_rag, tmp_path, capsys
     golden.write_text("\n".join(json.dumps({"query": q, "relevant": [ids[slug]]}) for q, slug in [
         ("patch a bicycle tube", "fix-a-flat-bike-tire"), ("paint the wall", "paint-a-wall"),
         ("brew coffee", "brew-pour-over-coffee"), ("clean the pan", "clean-a-cast-iron-pan")]))
-    assert main(["train-frame-selector", "--index", str(visual_rag.index_dir), "--qa", str(golden),
+    assert main(["train-frame-selector", "--index", str(visual_rag.location.local), "--qa", str(golden),
                  "--epochs", "5"]) == 0
     assert "retrieval: 24 labelled subsets" in capsys.readouterr().err
-    assert (visual_rag.index_dir / "frame_scorer.pt").is_file()
-    rag = VideoRAG(visual_rag.index_dir, Config(generate=GenerateConfig(backend="openai", frames_per_video=4,
+    assert (visual_rag.location.local / "frame_scorer.pt").is_file()
+    rag = VideoRAG(visual_rag.location.local, Config(generate=GenerateConfig(backend="openai", frames_per_video=4,
                                                                          frame_candidates=8)),
                    embedder=visual_rag.library.embedder)
     assert "retrieval" in rag.library.frame_nets
-    frames = rag.generation_frames(ids["paint-a-wall"], "which roller pattern?")
+    evidence = rag.evidence("which roller pattern for painting the wall?")   # what an image-reading generator gets
+    frames = next(e.frames for e in evidence if e.hit.video_id == ids["paint-a-wall"])
     assert len(frames) == 4 and [f.t for f in frames] == sorted(f.t for f in frames)
     from videorag.index import VideoIndex
 
-    rows = VideoIndex.open(visual_rag.index_dir)._tables["visual"].to_arrow().to_pylist()
+    rows = VideoIndex.open(visual_rag.location.local)._tables["visual"].to_arrow().to_pylist()
     assert {len(r["frames"]) for r in rows} == {4}  # the trained scorer keeps 4 of the 8 k-means frames
 
 
@@ -125,9 +126,9 @@ def test_scorers_are_saved_under_the_writer_lock(visual_rag):
     from videorag.library import Library
     from videorag.visual import scorer
 
-    path = visual_rag.index_dir / scorer.SCORER_FILE
+    path = visual_rag.location.local / scorer.SCORER_FILE
     before = (path.read_bytes() if path.is_file() else None, visual_rag.library.index.visual_vectors())
-    library = Library(visual_rag.index_dir, Config(lock_wait=0), embedder=visual_rag.library.embedder)
+    library = Library(visual_rag.location.local, Config(lock_wait=0), embedder=visual_rag.library.embedder)
     held, release = threading.Event(), threading.Event()
 
     def writer():
