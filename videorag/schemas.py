@@ -160,7 +160,8 @@ def annotated(param: requests.Param) -> Any:
 
 def request_model(request_type: type) -> type[BaseModel]:
     """The pydantic model of a request type: a JSON body (POST /ask) and its OpenAPI schema."""
-    fields = {p.name: (annotated(p), ... if p.required else None) for p in requests.params(request_type)}
+    fields: dict[str, Any] = {p.name: (annotated(p), ... if p.required else None)
+                              for p in requests.params(request_type)}
     return create_model(request_type.__name__, __doc__=request_type.__doc__, **fields)
 
 
@@ -176,7 +177,7 @@ def signature(request_type: type, annotate: Callable = annotated, returns: Any =
 def takes(request_type: type, annotate: Callable = annotated, returns: Any = Signature.empty) -> Callable:
     """Decorate a `**fields` function so that its parameters are the request's fields (its
     signature and annotations: `signature`)."""
-    def decorate(function: Callable) -> Callable:
+    def decorate(function: Any) -> Any:   # a function: its __signature__ is set
         function.__signature__ = signature(request_type, annotate, returns)
         function.__annotations__ = {**{name: p.annotation for name, p in function.__signature__.parameters.items()},
                                     "return": returns}

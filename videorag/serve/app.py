@@ -94,7 +94,7 @@ def _search_routes(app: FastAPI, service: Service, guards: Guards) -> None:
 
     @app.post("/ask", dependencies=[guards.read], response_model=schemas.Answer,
                  responses={200: {"content": SSE}})
-    def ask(body: schemas.AskRequest, stream: bool = False):
+    def ask(body: schemas.AskRequest, stream: bool = False):   # type: ignore[valid-type]  # a model made at import
         """The answer with citations; `?stream=true`: SSE events token…, citations, done."""
         request = requests.AskRequest(**dict(body))
         return _sse(service.ask_events(request)) if stream else service.ask(request)
