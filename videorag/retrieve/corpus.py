@@ -27,7 +27,7 @@ class Level:
     starts: np.ndarray       # (n,) float64
     ends: np.ndarray         # (n,) float64
     texts: Sequence[str]
-    vectors: np.ndarray      # (n, dim) float32, unit rows
+    vectors: ivf.Vectors     # (n, dim) float32, unit rows (an IVF's, when `ann` is kept)
     bm25: BM25
     block_starts: np.ndarray  # first item of each video's block
     block_owner: np.ndarray   # owner of each block
@@ -35,9 +35,9 @@ class Level:
 
     @classmethod
     def build(cls, owner, starts, ends, texts, vectors) -> "Level":
-        order = np.lexsort((np.asarray(starts, np.float64), np.asarray(owner)))
-        if np.array_equal(order, np.arange(len(order))):   # already sorted (as ingest writes): no copies
-            order = slice(None)
+        sort = np.lexsort((np.asarray(starts, np.float64), np.asarray(owner)))
+        # already sorted (as ingest writes): no copies
+        order: np.ndarray | slice = slice(None) if np.array_equal(sort, np.arange(len(sort))) else sort
         owner = np.asarray(owner, np.int32)[order]
         texts = list(texts) if isinstance(order, slice) else [texts[i] for i in order]
         block_starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if len(owner) else np.zeros(0, int)
@@ -56,7 +56,7 @@ class Level:
         n = len(self)
         if self.ann is not None and n + len(other) <= 4 * self.ann.cells ** 2:
             ann = ivf.extended(self.ann, other.vectors)
-            vectors = ivf.InRowOrder(ann)
+            vectors: ivf.Vectors = ivf.InRowOrder(ann)
         else:
             ann = None
             vectors = np.concatenate([np.asarray(self.vectors, np.float32), np.asarray(other.vectors, np.float32)])

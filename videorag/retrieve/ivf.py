@@ -39,7 +39,7 @@ class IVF:
         return rows, scores
 
     @classmethod
-    def build(cls, vectors: np.ndarray, cells: int | None = None, iterations: int = 8, seed: int = 0) -> "IVF":
+    def build(cls, vectors: Vectors, cells: int | None = None, iterations: int = 8, seed: int = 0) -> "IVF":
         """Cells: ≈ √n by default. k-means runs on a sample of ≤ 64 points per cell."""
         n = len(vectors)
         cells = max(1, min(cells or int(np.sqrt(n)), n))
@@ -54,7 +54,7 @@ class IVF:
         return cls(centroids, offsets, order, np.ascontiguousarray(np.asarray(vectors, np.float32)[order]))
 
 
-def extended(ivf: IVF, vectors: np.ndarray) -> IVF:
+def extended(ivf: IVF, vectors: Vectors) -> IVF:
     """`ivf` with `vectors` appended as rows n, n+1, …: each goes to its nearest existing cell
     (no k-means again; a snapshot retrains when the level has grown 4×)."""
     n = len(ivf.rows)
@@ -89,7 +89,10 @@ class InRowOrder:
         return out if dtype is None else out.astype(dtype)
 
 
-def _assign(vectors: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+Vectors = np.ndarray | InRowOrder   # (n, dim) vectors: an array, or an IVF's in level row order
+
+
+def _assign(vectors: Vectors, centroids: np.ndarray) -> np.ndarray:
     out = np.empty(len(vectors), np.int32)
     for lo in range(0, len(vectors), BLOCK):
         out[lo:lo + BLOCK] = np.argmax(np.asarray(vectors[lo:lo + BLOCK], np.float32) @ centroids.T, axis=1)

@@ -88,7 +88,7 @@ def peaks(scores: np.ndarray, own: np.ndarray, starts, ends, texts, video: int,
     neighbours whose `own` score is close to the peak's, within `max_seconds`; then the best
     segment outside it, and so on."""
     free = np.ones(len(scores), bool)
-    out = []
+    out: list[Candidate] = []
     while free.any() and len(out) < cfg.per_video:
         peak = int(np.flatnonzero(free)[np.argmax(scores[free])])
         lo, hi = widen(peak, own, starts, ends, free, cfg)

@@ -91,8 +91,9 @@ class QueryContext:
 
     def candidates(self, level: Level, text: str | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(rows, exact similarities) of the items the level's ANN index finds for the query."""
-        return self.memo(("ann", id(level), text),
-                         lambda: level.ann.search(self.vector(text), self.config.ann_probes))
+        ann = level.ann
+        assert ann is not None, "candidates come from a level's ANN index"
+        return self.memo(("ann", id(level), text), lambda: ann.search(self.vector(text), self.config.ann_probes))
 
     def dense_span(self, level: Level, lo: int, hi: int) -> np.ndarray:
         """Exact similarities of items lo..hi-1 (one video's) to the query."""

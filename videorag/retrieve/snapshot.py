@@ -32,7 +32,7 @@ from ..index.location import locate
 from ..index.meta import CHANGED_FILE
 from .bm25 import ARRAYS, BM25
 from .corpus import Corpus, FrameVectors, Level
-from .ivf import IVF, InRowOrder
+from .ivf import IVF, InRowOrder, Vectors
 from .views import ChunkViews, NoFrames, View
 from .text import ANALYZER, bigrams, tokenize
 
@@ -148,7 +148,7 @@ def _load_bm25(folder: Path, name: str, analyzer=tokenize) -> BM25:
 def _save_bm25(folder: Path, name: str, bm25: BM25) -> None:
     for key, value in bm25.arrays().items():
         np.save(folder / f"{name}.{key}.npy", np.asarray(value))
-    (folder / f"{name}.vocab.json").write_text(json.dumps(sorted(bm25.vocab, key=bm25.vocab.get)))
+    (folder / f"{name}.vocab.json").write_text(json.dumps(sorted(bm25.vocab, key=bm25.vocab.__getitem__)))
 
 
 def _mapped(path: Path) -> np.ndarray:
@@ -196,7 +196,7 @@ def _save_level(folder: Path, name: str, level: Level, bigram: bool = False) -> 
     _save_bm25(folder, name, level.bm25)
     if bigram:
         _save_bm25(folder, f"{name}.bigram", level.bigram_bm25)
-    arrays = {"owner": level.owner, "starts": level.starts, "ends": level.ends,
+    arrays: dict[str, Vectors] = {"owner": level.owner, "starts": level.starts, "ends": level.ends,
               "block_starts": level.block_starts, "block_owner": level.block_owner}
     if level.ann is not None:
         arrays.update({f"ivf.{key}": getattr(level.ann, key) for key in IVF.ARRAYS})

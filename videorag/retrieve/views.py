@@ -22,7 +22,7 @@ import numpy as np
 from ..visual.selection import kmeans_frames
 from ..config import TEXT_VIEWS
 from .base import Candidate
-from .ivf import InRowOrder
+from .ivf import InRowOrder, Vectors
 
 KEYFRAMES = 5
 DEFAULT_CHUNK_SECONDS = 120.0
@@ -34,7 +34,7 @@ class View:
 
     name: str
     chunk: np.ndarray          # (items,) row in ChunkViews
-    vectors: np.ndarray        # (items, dim) unit rows
+    vectors: Vectors           # (items, dim) unit rows
     texts: Sequence[str]
     frames: Sequence[tuple[float, ...]]
 
@@ -74,8 +74,7 @@ class ChunkViews:
 
     def candidate(self, view: View, chunk: int, score: float, best_item: int) -> Candidate:
         """A chunk as `view` shows it: its text (its items', best first, one per line) or its frames."""
-        items = np.flatnonzero(view.chunk == chunk)
-        items = [best_item] + [int(i) for i in items if i != best_item]
+        items = [best_item] + [int(i) for i in np.flatnonzero(view.chunk == chunk) if i != best_item]
         text = "\n".join(view.texts[i] for i in items if view.texts[i])
         frames = tuple(t for i in items for t in view.frames[i])
         return Candidate(int(self.video[chunk]), "chunk", float(self.starts[chunk]), float(self.ends[chunk]),
@@ -138,7 +137,7 @@ class _ChunkTable:
         return out
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        keys = sorted(self.key, key=self.key.get)
+        keys = sorted(self.key, key=self.key.__getitem__)
         video = np.asarray([v for v, _ in keys], np.int64)
         starts = np.asarray([k * self.seconds for _, k in keys], np.float64)
         ends = np.asarray([max(s, min(s + self.seconds, float(self.durations[v])))
@@ -149,11 +148,11 @@ class _ChunkTable:
 def _keyframe_captions(captions, table: _ChunkTable):
     """≤ KEYFRAMES captions per chunk: k-means++ over the chunk's caption vectors."""
     chunk = np.asarray(table.rows(captions.owner, captions.starts))
-    keep = []
+    kept: list[int] = []
     for c in np.unique(chunk):
         rows = np.flatnonzero(chunk == c)
-        keep += [int(rows[i]) for i in kmeans_frames(captions.vectors[rows], KEYFRAMES)]
-    keep = np.asarray(sorted(keep), np.int64)
+        kept += [int(rows[i]) for i in kmeans_frames(captions.vectors[rows], KEYFRAMES)]
+    keep = np.asarray(sorted(kept), np.int64)
     return (chunk[keep], captions.vectors[keep], [captions.texts[i] for i in keep],
             [(float(captions.starts[i]),) for i in keep])
 
@@ -167,7 +166,8 @@ def _visual_views(rows, corpus, table: _ChunkTable, meta: dict) -> dict:
     owners = [row_of[v] for v in rows["video_id"].to_pylist()]
     chunks = table.rows(owners, rows["start"].to_numpy())
     keyframes = rows["keyframes"].to_pylist()
-    flat = np.concatenate([np.asarray(v, np.float32) for v in rows["keyframe_vectors"].to_pylist()] or [[]])
+    per_chunk: list[np.ndarray] = [np.asarray(v, np.float32) for v in rows["keyframe_vectors"].to_pylist()]
+    flat = np.concatenate(per_chunk or [np.zeros(0)])
     frame_chunk = [c for c, times in zip(chunks, keyframes) for _ in times]
     frame_times = [(t,) for times in keyframes for t in times]
     clip = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False),
