@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_search_json_contract(demo_rag, capsys):
-    assert main(["search", "how do I fix a puncture", "--index", str(demo_rag.index_dir),
+    assert main(["search", "how do I fix a puncture", "--index", str(demo_rag.location.local),
                  "--top-k", "3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["query"] == "how do I fix a puncture"
@@ -25,12 +25,12 @@ def test_search_json_contract(demo_rag, capsys):
 
 
 def test_ask_json_contract(demo_rag, capsys):
-    assert main(["ask", "How long between coats of paint?", "--index", str(demo_rag.index_dir),
+    assert main(["ask", "How long between coats of paint?", "--index", str(demo_rag.location.local),
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"question", "answer", "citations", "generator", "judge", "claims", "parts", "abstained",
                         "answerable", "index"}
-    assert out["index"] == str(demo_rag.index_dir.resolve())
+    assert out["index"] == str(demo_rag.location.local.resolve())
     assert out["generator"] == "extractive" and "four hours" in out["answer"].lower()
     assert out["abstained"] is False and out["claims"] and all(c["supported"] is None for c in out["claims"])   # no judge here
     assert out["judge"] is None   # no judge model installed for the tests
@@ -64,14 +64,14 @@ def test_judged_search_reports_the_judge_apart(demo_rag, capsys, monkeypatch):
     from videorag.rerank import RERANKERS
 
     monkeypatch.setitem(RERANKERS._entries, "llm", "tests.judge_double:KeywordJudge")
-    assert main(["search", "how do I fix a puncture", "--index", str(demo_rag.index_dir), "--judge", "--json"]) == 0
+    assert main(["search", "how do I fix a puncture", "--index", str(demo_rag.location.local), "--judge", "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["results"]
     assert "judge keyword-judge: loaded in" in captured.err and "judged in" in captured.err
 
 
 def test_info_json(demo_rag, capsys):
-    assert main(["info", "--index", str(demo_rag.index_dir), "--json"]) == 0
+    assert main(["info", "--index", str(demo_rag.location.local), "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["videos"] == 5 and info["frames"] > 100
     assert info["models"]["embed_model"] == "all-MiniLM-L6-v2"
@@ -158,7 +158,7 @@ def test_the_index_just_built_is_the_one_the_next_command_finds(demo_rag, tmp_pa
 
     monkeypatch.chdir(tmp_path)   # no ./videorag-index here
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    remember(str(demo_rag.index_dir))
+    remember(str(demo_rag.location.local))
     assert main(["info", "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["videos"] == 5 and "built last" in info["chosen_by"]
@@ -201,16 +201,16 @@ def test_index_writes_where_the_user_is_not_into_the_remembered_index(tmp_path, 
 
 
 def test_hits_below_the_relevance_floor_are_marked_weak(demo_rag, capsys):
-    assert main(["search", "quantum chromodynamics on a lattice", "--index", str(demo_rag.index_dir), "--json"]) == 0
+    assert main(["search", "quantum chromodynamics on a lattice", "--index", str(demo_rag.location.local), "--json"]) == 0
     assert all(h["weak"] for h in json.loads(capsys.readouterr().out)["results"])
-    assert main(["search", "how do I patch a tube", "--index", str(demo_rag.index_dir), "--json"]) == 0
+    assert main(["search", "how do I patch a tube", "--index", str(demo_rag.location.local), "--json"]) == 0
     results = json.loads(capsys.readouterr().out)["results"]
     assert not results[0]["weak"] and "bike" in results[0]["path"] and any(h["weak"] for h in results[1:])
     weak = [h["weak"] for h in results]
     assert weak == sorted(weak), results   # best score first: no unmarked hit scored under a marked one
-    assert main(["search", "how do I patch a tube", "--index", str(demo_rag.index_dir), "--moments", "--json"]) == 0
+    assert main(["search", "how do I patch a tube", "--index", str(demo_rag.location.local), "--moments", "--json"]) == 0
     weak = [h["weak"] for h in json.loads(capsys.readouterr().out)["results"]]
     assert weak == sorted(weak)
-    assert main(["search", "how do I patch a tube", "--index", str(demo_rag.index_dir), "--weak-below", "-1"]) == 0
+    assert main(["search", "how do I patch a tube", "--index", str(demo_rag.location.local), "--weak-below", "-1"]) == 0
     out = capsys.readouterr().out
     assert out.count("weak match") == sum(h["weak"] for h in results)   # the gap to the best still marks
