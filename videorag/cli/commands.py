@@ -38,13 +38,13 @@ def cmd_index(rag, args) -> int:
 
 
 def cmd_check(rag, args) -> int:
-    problems, actions = rag.check(repair=args.repair)
+    problems, actions = rag.library.check(repair=args.repair)
     for problem in problems:
         say(str(problem))
     for action in actions:
         say(f"repaired   {action}")
     if not problems:
-        print(f"ok: {rag.location} holds {rag.info()['videos']} videos, no problems", file=sys.stderr)
+        print(f"ok: {rag.location} holds {rag.library.info()['videos']} videos, no problems", file=sys.stderr)
         return EXIT_OK
     if not args.repair:
         print(f"{len(problems)} problems; run `videorag check --repair --index {rag.location}` to fix them",
@@ -54,7 +54,7 @@ def cmd_check(rag, args) -> int:
 
 
 def cmd_remove(rag, args) -> int:
-    removed = rag.remove(args.targets)
+    removed = rag.library.remove(args.targets)
     for video_id in removed:
         print(f"removed {video_id}", file=sys.stderr)
     if not removed:
@@ -64,9 +64,9 @@ def cmd_remove(rag, args) -> int:
 
 
 def cmd_info(rag, args) -> int:
-    stats = {**rag.info(), "chosen_by": args.index_chosen_by}
+    stats = {**rag.library.info(), "chosen_by": args.index_chosen_by}
     if args.json:
-        stats["videos_list"] = rag.index.videos(["video_id", "path", "duration", "source"]).to_pylist()
+        stats["videos_list"] = rag.library.index.videos(["video_id", "path", "duration", "source"]).to_pylist()
         return _print_json(rag, stats)
     print(f"index   {stats['path']}  ({stats['chosen_by']})\nvideos  {stats['videos']} ({stats['hours']} h)\n"
           f"units   {stats['units']} segments and chunks\nframes  {stats['frames']}\n"
@@ -84,7 +84,7 @@ def cmd_info(rag, args) -> int:
 def cmd_optimize(rag, args) -> int:
     from ..retrieve.snapshot import describe
 
-    found = rag.optimize()
+    found = rag.library.optimize()
     levels = ", ".join(f"{name} {level['rows']} ({describe(level)})" for name, level in found["levels"].items())
     print(f"compacted; search snapshot rebuilt in {found['seconds']:.1f} s: {levels}", file=sys.stderr)
     return EXIT_OK

@@ -155,7 +155,7 @@ class Service:
         """The indexed videos by path ([] before the first ingest)."""
         if not self.rag.library.exists():
             return []
-        rows = self.rag.index.videos(["video_id", "path", "duration", "source"]).to_pylist()
+        rows = self.rag.library.index.videos(["video_id", "path", "duration", "source"]).to_pylist()
         return sorted(rows, key=lambda r: r["path"])
 
     def video(self, video_id: str) -> dict:
@@ -185,7 +185,7 @@ class Service:
         """Remove a video; busy (an ingest holds the index) after WRITE_WAIT seconds, not forever."""
         self.video(video_id)
         with self.rag.location.lock().hold(WRITE_WAIT):
-            return {"removed": self.rag.remove([video_id])}
+            return {"removed": self.rag.library.remove([video_id])}
 
     def index_paths(self, paths: list[str]) -> dict:
         """Start an index job over server paths, each inside a configured root."""
