@@ -42,7 +42,12 @@ class UnknownBackendError(VideoRAGError, KeyError):
 
 
 class GenerationError(VideoRAGError):
-    """A generator backend failed (server unreachable, bad response)."""
+    """A generator backend failed (server unreachable, bad response). Set where known: `reply`,
+    what an HTTP server answered (quoted; `videorag.llm.server.call`), and `details`, llama.cpp's
+    error object (`videorag.llm.gguf`)."""
+
+    reply: str
+    details: dict
 
 
 class CaptionError(VideoRAGError):

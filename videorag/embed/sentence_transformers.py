@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..models import MINILM_L6, fingerprint, resolve
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
 
 
 class SentenceTransformerEmbedder:
@@ -15,7 +19,7 @@ class SentenceTransformerEmbedder:
         self._path, self.model_name = resolve(model, MINILM_L6)
         self.batch_size = batch_size
         self.device = device
-        self._model = None
+        self._model: SentenceTransformer | None = None
         self._dim = MINILM_L6.dim if self.model_name == MINILM_L6.name else None
 
     def warm_up(self) -> None:
@@ -36,10 +40,12 @@ class SentenceTransformerEmbedder:
     def dim(self) -> int:
         if self._dim is None:
             self.warm_up()
+        assert self._dim is not None, f"{self.model_name} does not say its embedding dimension"
         return self._dim
 
     def embed(self, texts: list[str]) -> np.ndarray:
         self.warm_up()
+        assert self._model is not None
         vectors = self._model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
                                      normalize_embeddings=True, show_progress_bar=False)
         return vectors.astype(np.float32, copy=False)

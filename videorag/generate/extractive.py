@@ -18,7 +18,7 @@ from ..retrieve.base import Candidate
 from ..retrieve.fusion import minmax
 from ..retrieve.steps import steps
 from ..retrieve.text import tokenize
-from ..types import Answer, Citation
+from ..types import Answer, Citation, Evidence
 from ..verify.claims import marked
 
 _WORD_START = re.compile(r"(?<=\s)(?=\S)")  # split here: words with their spaces, joining to the text
@@ -48,7 +48,7 @@ class ExtractiveGenerator:
         yield from _WORD_START.split(answer.answer)
         yield answer
 
-    def _judged(self, evidence: list) -> list[tuple[object, Candidate]]:
+    def _judged(self, evidence: list) -> list[tuple[Evidence, Candidate]]:
         """The judge's best steps: the best, then others at least half as likely to answer."""
         found = sorted(((ev, s) for ev in evidence for s in ev.steps), key=lambda pair: -pair[1].score)
         if not found:
@@ -56,7 +56,7 @@ class ExtractiveGenerator:
         best = found[0][1].score
         return [pair for pair in found if pair[1].score >= best / 2][:self.sentences]
 
-    def _scored(self, question: str, evidence: list) -> list[tuple[object, Candidate]]:
+    def _scored(self, question: str, evidence: list) -> list[tuple[Evidence, Candidate]]:
         found = [(ev, s) for ev in evidence for s in sentences_of(ev)]
         if not found:
             return []

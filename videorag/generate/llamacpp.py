@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..config import GenerateConfig
 from ..models import GEMMA3_270M, QWEN_CODER_1_5B, resolve
 from ..types import Answer, span
-from ..llm.gguf import CONTEXT, local_model
+from ..llm.gguf import CONTEXT, LocalModel, local_model
 from ..llm.yesno import TOP_LOGPROBS, yes_probability
 from ..resources import Resources
 from .prompt import completion_prompt
@@ -35,7 +35,7 @@ class LlamaCppGenerator:
         self.config = config or GenerateConfig(backend="llamacpp")
         self.resources = resources   # its owner's: the judge's copy of the model when it is the same
         self.n_ctx = CONTEXT
-        self._llm = None
+        self._llm: LocalModel | None = None
         self.model_path: str | None = None
         self.model_name: str | None = None
 
@@ -54,20 +54,26 @@ class LlamaCppGenerator:
             self._llm = local_model(self.model_path, self.resources)
         self._llm.warm_up()
 
+    @property
+    def _model(self) -> LocalModel:
+        """The model `warm_up` loaded (each caller asks `chat` or calls `warm_up` first)."""
+        assert self._llm is not None, "warm_up() first"
+        return self._llm
+
     def generate(self, question: str, evidence: list) -> Answer:
         request = self._request(question, evidence)
         if self.chat:
-            text = self._llm.chat(request)["choices"][0]["message"]["content"]
+            text = self._model.chat(request)["choices"][0]["message"]["content"]
         else:
-            text = self._llm.complete(request)["choices"][0]["text"]
+            text = self._model.complete(request)["choices"][0]["text"]
         return self._answer(question, evidence, text)
 
     def stream(self, question: str, evidence: list):
         """Optional contract method: the answer's text pieces as they are generated, then the
         Answer (what `generate` returns)."""
         request, chat = self._request(question, evidence), self.chat
-        pieces = []
-        for chunk in self._llm.stream(request, route="handle_chat_completions" if chat else "handle_completions"):
+        pieces: list[str] = []
+        for chunk in self._model.stream(request, route="handle_chat_completions" if chat else "handle_completions"):
             choice = (chunk.get("choices") or [{}])[0]
             piece = ((choice.get("delta") or {}).get("content") if chat else choice.get("text")) or ""
             if piece and (pieces or piece.strip()):  # no leading blank pieces
@@ -88,12 +94,12 @@ class LlamaCppGenerator:
         user = request["messages"][-1]["content"] + COVERED
         probe = {"messages": [*request["messages"][:-1], {"role": "user", "content": user}], "max_tokens": 1,
                  "temperature": 0.0, "logprobs": True, "top_logprobs": TOP_LOGPROBS}
-        return yes_probability(self._llm.chat(probe))
+        return yes_probability(self._model.chat(probe))
 
     def complete(self, prompt: str, max_tokens: int = 8) -> str:
         """Optional contract method: a raw completion (used e.g. as a G-Eval judge)."""
         self.warm_up()
-        return self._llm.complete({"prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0})["choices"][0]["text"]
+        return self._model.complete({"prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0})["choices"][0]["text"]
 
     def _answer(self, question: str, evidence: list, text: str) -> Answer:
         return Answer(question, text.strip() or "(the model returned no answer)",

@@ -18,6 +18,7 @@ import reprlib
 import threading
 import urllib.error
 import urllib.request
+from typing import Any
 
 from ..errors import GenerationError
 
@@ -149,12 +150,13 @@ def error_body(exc: urllib.error.HTTPError) -> bytes:
 
 def pick(value: object, *path: str | int) -> object:
     """`value[path[0]][path[1]]…` of a decoded reply, None where the reply has another shape."""
+    found: Any = value   # any shape: a wrong one raises below
     for key in path:
         try:
-            value = value[key]
+            found = found[key]
         except (KeyError, IndexError, TypeError):
             return None
-    return value
+    return found
 
 
 def shown(reply: object) -> str:

@@ -46,8 +46,8 @@ def yes_probability(reply: object) -> float | None:
         if mass["yes"] + mass["no"] > 0:
             return mass["yes"] / (mass["yes"] + mass["no"])
     text = pick(reply, "choices", 0, "message", "content")
-    word = str(text or "").strip().split(maxsplit=1)[:1]
-    word = word[0].strip(".,!:;\"'").lower() if word else ""
+    first = str(text or "").strip().split(maxsplit=1)[:1]
+    word = first[0].strip(".,!:;\"'").lower() if first else ""
     return {"yes": 1.0, "no": 0.0}.get(word)
 
 
@@ -99,8 +99,9 @@ class ServerJudge:
         if not self.model_label:
                 self.model_label = first_model(self.url, self.config.timeout)
 
-    def ask(self, system: str, text: str, jpegs: list[bytes]) -> dict:
-        """The reply to one user message; {} (unjudged) for frames a server takes no images for."""
+    def ask(self, system: str, text: str, jpegs: list[bytes]) -> object:
+        """The reply to one user message (decoded JSON); {} (unjudged) for frames a server takes no
+        images for."""
         self.warm_up()
         if jpegs and not takes_images(self.url, self.model_label):
             return {}
@@ -114,7 +115,7 @@ class ServerJudge:
                 return {}
             raise
 
-    def _call(self, body: dict) -> dict:
+    def _call(self, body: dict) -> object:
         """`body` asked with log-probabilities, until a server refuses them (not for its images)."""
         if self.logprobs:
             try:
@@ -129,4 +130,4 @@ class ServerJudge:
         return call(self.url, "/chat/completions", {**body, "max_tokens": 3}, self.config.timeout)
 
 
-CLIENTS = {"llamacpp": LocalJudge, "openai": ServerJudge}   # by `RerankConfig.generator` (config.JUDGES)
+CLIENTS: dict[str, type[LocalJudge] | type[ServerJudge]] = {"llamacpp": LocalJudge, "openai": ServerJudge}   # by `RerankConfig.generator` (config.JUDGES)

@@ -27,6 +27,7 @@ class Best:
 
     def first_stage(self, qc) -> np.ndarray:
         cfg, c, alpha = self.config.best, qc.corpus, self.config.fusion_alpha(Best.name)
+        assert alpha is not None, "best fuses dense with BM25 (DEFAULT_ALPHA has its α)"
         scores = alpha_fuse(dense_videos(qc), lexical_videos(qc, cfg.bigram_weight), alpha)
         if cfg.evidence_weight and len(c.segments):
             evidence = best_items(qc, c.segments, len(c.video_ids), alpha, self.config.max_correction)

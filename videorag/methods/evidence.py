@@ -7,14 +7,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..config import Config
 from ..types import Evidence
-from ..retrieve.base import Query
+from ..retrieve.base import Method, Query
 from ..retrieve.corpus import Corpus
 from ..types import Frame, Hit, Segment
+
+if TYPE_CHECKING:
+    from ..index.frames import FrameStore
+    from ..retrieve.searcher import Searcher
 
 
 @dataclass
@@ -23,8 +28,8 @@ class FramePicker:
     vectors, the learned query-aware choice when trained (`net`), an even spread of the sampled
     frames without frame vectors. Images come from the frame store."""
 
-    store: object            # a FrameStore (videorag.index.frames)
-    searcher: object         # its corpus's frame vectors; its visual embedder for `net`
+    store: FrameStore
+    searcher: Searcher       # its corpus's frame vectors; its visual embedder for `net`
     per_video: int
     candidates: int
     net: object = None
@@ -47,9 +52,9 @@ class EvidenceRequest:
     the frame picker (None: the generator reads no images) and where stage times go."""
 
     question: str
-    searcher: object
+    searcher: Searcher
     config: Config
-    method: object
+    method: Method
     frames: FramePicker | None = None
     timings: dict | None = None
 
@@ -95,7 +100,8 @@ def step_evidence(request: EvidenceRequest, steps: list) -> list[Evidence]:
     the transcript lines around it (those it overlaps and one on either side), the screen's text
     meanwhile and, for generators that read images, frames. A step inside an earlier one's lines
     joins it."""
-    corpus, out = request.searcher.corpus, []
+    corpus = request.searcher.corpus
+    out: list[Evidence] = []
     for step in steps:
         video_id = corpus.video_ids[step.video]
         if any(ev.hit.video_id == video_id and ev.segments[0].start <= step.start < ev.segments[-1].end for ev in out):

@@ -84,7 +84,7 @@ class Judged:
         qc.judged = [_replace(s.passage, float(v), s.text) for s, v in zip(chosen, p) if not np.isnan(v)]
         p[np.isnan(p)] = np.nanmean(p)   # what the judge could not read counts as an average judgement
         final = cfg.weight * p + (1 - cfg.weight) * retrieval
-        judged = {}
+        judged: dict[int, list[Candidate]] = {}
         for s, score in zip(chosen, final):
             judged.setdefault(s.cited.video, []).append(_replace(s.cited, float(score)))
         return Ranking(_video_scores(ranking.videos, pool, judged, cfg.video_weight),

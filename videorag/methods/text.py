@@ -38,6 +38,7 @@ class TextVideoRAG:
         """Each video's best fused item at one level, corrected for its number of items
         (`max_correction` × the fused scores' standard deviation × `Level.chances`)."""
         cfg, alpha = self.config, self.config.fusion_alpha(TextVideoRAG.name)
+        assert alpha is not None, "textvideorag fuses dense with BM25 (DEFAULT_ALPHA has its α)"
         if cfg.fusion == "alpha":
             return best_items(qc, level, n, alpha, cfg.max_correction)
         fused = rrf_fuse(qc.dense(level), qc.lexical(level), cfg.candidates, cfg.rrf_k, alpha)
@@ -119,4 +120,5 @@ class HybridMethod(BM25Method):
 
     def rank(self, qc) -> Ranking:
         a = self.config.fusion_alpha(HybridMethod.name)
+        assert a is not None, "hybrid fuses dense with BM25 (DEFAULT_ALPHA has its α)"
         return ranking(qc, a * minmax(dense_videos(qc)) + (1 - a) * minmax(lexical_videos(qc)))

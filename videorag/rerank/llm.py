@@ -54,7 +54,6 @@ class LLMReranker(ScoringReranker):
                               f"got generator {self.config.generator!r}",
                               "set the judge's backend (--judge-server URL for a server) to one of them")
         self.modalities = CLIENTS[self.config.generator].modalities
-        self.resources = resources
         self._lock = threading.Lock()
         self._backend = None   # built on first use
         self._memo: OrderedDict[tuple, float] = OrderedDict()
@@ -91,7 +90,7 @@ class LLMReranker(ScoringReranker):
         neither yes nor no. The judge's own prompts come from `prompt`; other yes/no checks (the
         answer verifier's) bring theirs."""
         keys = [(text, hashlib.sha1(b"".join(jpegs)).hexdigest()) for text, jpegs in asks]
-        first = {}
+        first: dict[tuple[str, str], int] = {}
         for i, key in enumerate(keys):
             first.setdefault(key, i)
         todo = [i for key, i in first.items() if key not in self._memo]   # each new message once
@@ -129,7 +128,7 @@ class LLMReranker(ScoringReranker):
 def _jpegs(qc, candidate: Candidate) -> list[bytes]:
     """JPEGs of a visual candidate's frames (at most MAX_FRAMES, each frame once)."""
     video_id = qc.corpus.video_ids[candidate.video]
-    frames = {}
+    frames: dict[float, bytes] = {}
     for t in candidate.frames[:MAX_FRAMES]:
         frame = qc.searcher.frames.frame_near(video_id, t) if qc.searcher.frames is not None else None
         if frame is not None:

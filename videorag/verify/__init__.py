@@ -30,6 +30,7 @@ __all__ = ["ABSTAINED", "NOT_COVERED", "verify", "split_claims"]
 
 log = logging.getLogger(__name__)
 ABSTAINED = "The videos do not cover this."
+_Ask = tuple[str, list[bytes]]   # a user message for the judge and its JPEGs
 SUPPORT = ("Is the claim supported by the passage? The passage comes from speech recognition and can contain "
            "misheard words; the screen text is what the video shows. Reply yes or no.")
 
@@ -47,6 +48,7 @@ def verify(answer: Answer, evidence: list, judge, config: VerifyConfig, embedder
     if judge is not None:
         _support(answer.question, claims, cited, _screens(cited, evidence), judge)
         for claim in claims:
+            assert claim.support is not None, "`_support` gives every claim its support"
             claim.supported = claim.support >= config.threshold
         if not decided and not any(c.supported for c in claims):
             return abstain(answer)
@@ -78,11 +80,12 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
     — the judge's own question, remembered from judged search — and, unless the claim quotes the
     sentence, P(it says what the claim says)."""
     passages = [p.text + (f" [on screen: {screen}]" if screen else "") for p, screen in zip(cited, screens)]
-    answers = {j: (prompt(question, EVIDENCE["text"].format(text=passages[j])), [])
-               for j in range(len(cited)) if cited[j].text}
-    says = {(i, j): (f"{SUPPORT}\n\nPassage: {passages[j]}\nClaim: {claims[i].text}", [])
-            for i, claim in enumerate(claims) for j in claim.citations if j in answers
-            and not _quotes(cited[j].text, claim.text)}
+    answers: dict[int, _Ask] = {j: (prompt(question, EVIDENCE["text"].format(text=passages[j])), [])
+                                for j in range(len(cited)) if cited[j].text}
+    says: dict[tuple[int, int], _Ask] = {
+        (i, j): (f"{SUPPORT}\n\nPassage: {passages[j]}\nClaim: {claims[i].text}", [])
+        for i, claim in enumerate(claims) for j in claim.citations if j in answers
+        and not _quotes(cited[j].text, claim.text)}
     asks = list(answers.values()) + list(says.values())
     if asks:
         log.info("checking %d claims against what they cite…", len(claims), extra={"stage": True})

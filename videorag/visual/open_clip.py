@@ -5,6 +5,8 @@ Model spec: an architecture name (weights from `pretrained=` tag after a colon, 
 `random-base` build the architecture without weights."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..embed import normalize
@@ -19,7 +21,10 @@ class OpenCLIPEmbedder:
         self.device = device
         self.batch_size = batch_size
         self.model_name = f"open-clip:{self.spec}"
-        self._model = self._preprocess = self._tokenizer = None
+        # open_clip's model, image transform and tokenizer (loaded through `require`), made by warm_up
+        self._model: Any = None
+        self._preprocess: Any = None
+        self._tokenizer: Any = None
 
     def warm_up(self) -> None:
         if self._model is not None:

@@ -30,7 +30,7 @@ def pixels(images: list, size: int, mean=CLIP_MEAN, std=CLIP_STD) -> np.ndarray:
         image = to_image(item)
         scale = size / min(image.size)
         image = image.resize((max(size, round(image.width * scale)), max(size, round(image.height * scale))),
-                             Image.BICUBIC)
+                             Image.Resampling.BICUBIC)
         left, top = (image.width - size) // 2, (image.height - size) // 2
         array = np.asarray(image.crop((left, top, left + size, top + size)), np.float32) / 255.0
         out[i] = ((array - mean) / std).transpose(2, 0, 1)

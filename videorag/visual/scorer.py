@@ -14,6 +14,7 @@ import itertools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -45,8 +46,9 @@ class GenerationNet:
     def build(dim: int, hidden: int = 256):
         torch = _torch()
         nn = torch.nn
+        module: Any = nn.Module   # torch comes through `require`: a base class known only at run time
 
-        class Net(nn.Module):
+        class Net(module):
             def __init__(self):
                 super().__init__()
                 self.frames = _mlp(nn, [dim, hidden, hidden])
@@ -96,8 +98,8 @@ def train(net, samples: list[LabelledSubset], epochs: int = 30, lr: float = 1e-3
     torch.manual_seed(seed)
     frames = torch.tensor(np.stack([s.frames for s in samples]), dtype=torch.float32)
     labels = torch.tensor([s.label for s in samples], dtype=torch.float32)
-    queries = (torch.tensor(np.stack([s.query for s in samples]), dtype=torch.float32)
-               if samples and samples[0].query is not None else None)
+    queries = (torch.tensor(np.stack([cast(np.ndarray, s.query) for s in samples]), dtype=torch.float32)
+               if samples and samples[0].query is not None else None)   # generation samples: each has its query
     optim = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     loss_fn = torch.nn.BCEWithLogitsLoss()
     result = TrainResult()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -12,7 +13,7 @@ from ..errors import ModelNotFoundError
 from ..models import hub_offline
 from ..registry import require
 from .preprocess import hashed_tokens, pixels
-from .presets import DEFAULT_HUB, RANDOM, text_config, vision_config
+from .presets import DEFAULT_HUB, RANDOM, Shape, text_config, vision_config
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +26,8 @@ class _TransformersDualEncoder:
         self.device = device
         self.batch_size = batch_size
         self.model_name = f"{self.family}:{Path(self.spec).name if Path(self.spec).exists() else self.spec}"
-        self._model = None
-        self._processor = None
+        self._model: Any = None       # a transformers model (loaded through `require`), made by warm_up
+        self._processor: Any = None   # its processor; None for a random architecture
         self._shape = RANDOM.get(self.spec)
 
     # -- loading ------------------------------------------------------------------------------
@@ -74,7 +75,7 @@ class _TransformersDualEncoder:
         if self._processor is not None:
             batch = self._processor(images=[_rgb(i) for i in images], return_tensors="pt")["pixel_values"]
         else:
-            batch = torch.from_numpy(pixels(images, self._shape.image))
+            batch = torch.from_numpy(pixels(images, self._random_shape.image))
         return batch.to(self.device, dtype=next(self._model.parameters()).dtype)
 
     def _tokens(self, texts: list[str]) -> dict:
@@ -83,12 +84,18 @@ class _TransformersDualEncoder:
         if self._processor is not None:
             enc = self._processor(text=texts, return_tensors="pt", padding=self._padding, truncation=True)
             return {k: v.to(self.device) for k, v in enc.items() if k in ("input_ids", "attention_mask")}
-        s = self._shape
+        s = self._random_shape
         ids, mask = hashed_tokens(texts, s.vocab, s.text_length, s.vocab - 2, s.vocab - 1)
         return {"input_ids": torch.from_numpy(ids).to(self.device),
                 "attention_mask": torch.from_numpy(mask).to(self.device)}
 
-    _padding = True
+    _padding: bool | str = True
+
+    @property
+    def _random_shape(self) -> Shape:
+        """The random architecture's shape (a model without a processor is one)."""
+        assert self._shape is not None, f"{self.spec} is not a random architecture"
+        return self._shape
 
     # -- embedding ----------------------------------------------------------------------------
     def embed_images(self, images: list) -> np.ndarray:
