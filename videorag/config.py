@@ -18,6 +18,7 @@ VIEWS = TEXT_VIEWS + VISUAL_VIEWS
 JUDGES = ("llamacpp", "openai")                 # generators an `llm` reranker judges through
 FUSIONS = ("alpha", "rrf")                      # `SearchConfig.fusion`
 UNSUPPORTED = ("mark", "drop")                  # `VerifyConfig.unsupported`
+TEXT_LIMIT = 2000   # characters in a query or question: a question, not a document (the judge reads it per step)
 # α (dense weight against BM25) of each method fusing the two, when `SearchConfig.alpha` is None;
 # tuned per method: textvideorag's levels (segments, chunks, videos; also videorag-vt's text part)
 # and hybrid's and best's whole-video scores
@@ -320,7 +321,8 @@ class Config:
 def setting(config, path: str):
     """The value of the dotted field `path` (`search.carve.rerank`) of a config dataclass; of a
     dataclass type, its default. A ConfigError naming the fields there when `path` names none."""
-    value, done = config, []
+    value = config
+    done: list[str] = []
     for name in path.split("."):
         known = {f.name: f for f in fields(value)} if is_dataclass(value) else {}
         if name not in known:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import Config
+from .config import TEXT_LIMIT, Config
 from .errors import IndexError_
 from .generate import BACKENDS, create_generator, resolve_backend
 from .index.frames import IndexFrames
@@ -292,14 +292,13 @@ class Asked:
         return None if self.verdict is None else round(self.verdict.probability, 3)
 
 
-MAX_QUESTION = 2000   # characters: a question, not a document (the judge and generator read it per step)
 
 
 def _asked(text: str) -> str:
-    """The query or question, refused when empty or longer than `MAX_QUESTION` characters."""
+    """The query or question, refused when empty or longer than `TEXT_LIMIT` characters."""
     if not text.strip():
         raise IndexError_("the query is empty", "ask something, e.g. 'how to change a tire'")
-    if len(text) > MAX_QUESTION:
-        raise IndexError_(f"the question is {len(text):,} characters long (at most {MAX_QUESTION:,})",
+    if len(text) > TEXT_LIMIT:
+        raise IndexError_(f"the question is {len(text):,} characters long (at most {TEXT_LIMIT:,})",
                           "ask it in a sentence or two")
     return text

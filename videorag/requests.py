@@ -20,7 +20,8 @@ from dataclasses import dataclass, field, fields
 from types import NoneType, UnionType
 from typing import Any
 
-TEXT_LIMIT = 2000   # characters in a query or question
+from .config import TEXT_LIMIT
+
 TOP_K_LIMIT = 100   # results one search may ask for
 METHOD = ("retrieval method by name (default: the configured search.method, {default}); an unknown name is "
           "an error listing the valid ones")

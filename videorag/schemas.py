@@ -92,6 +92,7 @@ class Video(BaseModel):
     video_id: VideoId
     path: VideoPath
     duration: float = Field(description="seconds")
+    clock: str = Field(description="the duration as shown (m:ss, or h:mm:ss from an hour on)")
     source: str = Field(description="where the text came from: asr or subtitles")
 
 

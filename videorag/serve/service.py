@@ -16,7 +16,7 @@ from ..index.location import LocalDir, locate
 from ..ingest.discover import inside
 from ..pipeline import VideoRAG
 from ..requests import AskRequest, SearchRequest
-from ..types import search_json
+from ..types import clock, search_json
 
 log = logging.getLogger(__name__)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -156,7 +156,7 @@ class Service:
         if not self.rag.library.exists():
             return []
         rows = self.rag.library.index.videos(["video_id", "path", "duration", "source"]).to_pylist()
-        return sorted(rows, key=lambda r: r["path"])
+        return sorted(({**row, "clock": clock(row["duration"])} for row in rows), key=lambda r: r["path"])
 
     def video(self, video_id: str) -> dict:
         for row in self.videos():
