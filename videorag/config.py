@@ -321,14 +321,12 @@ class Config:
 def setting(config, path: str):
     """The value of the dotted field `path` (`search.carve.rerank`) of a config dataclass; of a
     dataclass type, its default. A ConfigError naming the fields there when `path` names none."""
-    value = config
-    done: list[str] = []
-    for name in path.split("."):
+    value, names = config, path.split(".")
+    for i, name in enumerate(names):
         known = {f.name: f for f in fields(value)} if is_dataclass(value) else {}
         if name not in known:
-            raise _unknown(".".join(done), name, known)
+            raise _unknown(".".join(names[:i]), name, known)
         value = getattr(value, name) if not isinstance(value, type) else _default(known[name])
-        done.append(name)
     return value
 
 

@@ -20,6 +20,7 @@ class Formatter(argparse.HelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str:
         shown = getattr(action, "shown_default", None)
+        assert action.help is not None, "help is formatted for options with help only"
         return action.help if shown is None else action.help.replace("{default}", shown())
 
 

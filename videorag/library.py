@@ -46,7 +46,8 @@ class Library:
         self.config = config or Config()
         self._embedder, self._asr = embedder, asr
         self._index: VideoIndex | None = None
-        self._visual = self._captioner = self._frame_nets = None
+        self._visual = self._captioner = None
+        self._frame_nets: dict | None = None
         self._lock = threading.RLock()
         self._saving = threading.Lock()   # one snapshot build at a time (an ingest beside a search)
 

@@ -64,8 +64,8 @@ class Weights:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Weights":
-        models = [Logistic(**{**data[k], "features": tuple(data[k]["features"])}) for k in MODELS]
-        return cls(*models, float(data["offtopic"]), data.get("fitted_on", {}))
+        cheap, judged, full = (Logistic(**{**data[k], "features": tuple(data[k]["features"])}) for k in MODELS)
+        return cls(cheap, judged, full, float(data["offtopic"]), data.get("fitted_on", {}))
 
     def save(self, path: Path = WEIGHTS) -> Path:
         path.write_text(json.dumps(self.to_dict(), indent=1) + "\n")

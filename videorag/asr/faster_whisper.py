@@ -48,6 +48,7 @@ class FasterWhisperASR:
         import ctranslate2
 
         self.warm_up()
+        assert self._model is not None
         segments = []
         try:
             for start, audio in audio_windows(path, self.window_seconds):

@@ -17,7 +17,7 @@ CHANGED_SHARE = 0.005   # share of changed pixels that makes a frame new (a line
 
 def thumbnail(jpeg: bytes) -> np.ndarray:
     with Image.open(io.BytesIO(jpeg)) as image:
-        return np.asarray(image.convert("L").resize(THUMB_SIZE, Image.BILINEAR), np.int16)
+        return np.asarray(image.convert("L").resize(THUMB_SIZE, Image.Resampling.BILINEAR), np.int16)
 
 
 def changed(a: np.ndarray, b: np.ndarray, share: float = CHANGED_SHARE) -> bool:

@@ -52,10 +52,11 @@ class OCRCaptioner:
     def __init__(self, model: str | None = None, base_url: str | None = None,
                  said_seconds: float = SAID_SECONDS, changed_share: float = CHANGED_SHARE,
                  batch: int = BATCH):
-        self.binary = shutil.which("tesseract")
-        if self.binary is None:
+        binary = shutil.which("tesseract")
+        if binary is None:
             raise MissingDependencyError("the ocr captioner needs the tesseract binary, not found on PATH",
                                          INSTALL_HINT)
+        self.binary = binary
         self.language = (model or "eng").removeprefix("tesseract:")  # a recorded model_name works too
         self.model_name = f"tesseract:{self.language}"
         self.said_seconds, self.changed_share, self.batch = said_seconds, changed_share, batch
@@ -105,5 +106,5 @@ class OCRCaptioner:
 def _prepared(frame: Frame, path: Path) -> str:
     with Image.open(io.BytesIO(frame.jpeg)) as image:
         gray = image.convert("L")
-        gray.resize((gray.width * UPSCALE, gray.height * UPSCALE), Image.LANCZOS).save(path)
+        gray.resize((gray.width * UPSCALE, gray.height * UPSCALE), Image.Resampling.LANCZOS).save(path)
     return str(path)

@@ -31,7 +31,7 @@ def setup_logging(verbose: bool, stages: bool = False) -> None:
         shown.addFilter(lambda record: not _stage(record))
         handlers.append(lines)
     for handler in handlers:
-        handler.videorag_cli = True
+        handler.videorag_cli = True   # type: ignore[attr-defined]  # our mark, found again by getattr above
         log.addHandler(handler)
     log.setLevel(logging.INFO if verbose or stages else logging.WARNING)
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # model libraries: no chatter

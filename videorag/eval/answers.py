@@ -124,9 +124,10 @@ def _number(words: list[str], i: int) -> tuple[str | None, int]:
     if words[i] == "point" and _decimals(words, i + 1)[0]:
         whole, j = 0, i
     else:
-        whole, j = _integer(words, i)
-        if whole is None:
+        number, j = _integer(words, i)
+        if number is None:
             return None, i
+        whole = number
     if words[j:j + 3] == ["and", "a", "half"]:
         return f"{whole}.5", j + 3
     digits, end = _decimals(words, j + 1) if words[j:j + 1] == ["point"] else ("", j)

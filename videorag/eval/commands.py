@@ -178,7 +178,7 @@ def evaluate_index(rag, items, method: str, k: int = 10, show_progress: bool = F
 
     hits, moments = {}, {}
     windowed = [it for it in items if it.windows]
-    stages = []
+    stages: list[dict] = []
     for it in windowed:   # timed first: a second search of a query would find its work cached
         stages.append({})
         start = time.perf_counter()

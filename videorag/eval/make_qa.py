@@ -204,6 +204,7 @@ def dedupe(items: list[QAItem]) -> None:
     seen: list[set[str]] = []
     for item in items:
         if item.dropped is None:
+            assert item.question is not None, "a kept item has its question"
             terms = set(tokenize(item.question))
             if any(similar(terms, other) for other in seen):
                 item.dropped = "duplicate"

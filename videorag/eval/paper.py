@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 # Table 1, WikiHowQA: ROUGE-L, BLEU-4, BERTScore (roberta-large), G-Eval
-GENERATION = {
+GENERATION: dict[str, dict[str, tuple[float, ...]]] = {
     "InternVL2.5-8B": {
         "Naive": (16.54, 1.859, 84.30, 1.720), "TextRAG (BM25)": (17.41, 2.275, 84.89, 1.552),
         "TextVideoRAG": (19.88, 3.199, 85.81, 1.686), "VideoRAG-V": (25.11, 4.243, 88.15, 1.863),

@@ -121,7 +121,9 @@ def batches(groups: list[Group], groups_per_batch: int, pairs_per_group: int,
     pending = list(groups)
     rng.shuffle(pending)
     while len(pending) > 1:
-        chosen, rest, seen = [], [], set()
+        chosen: list[Group] = []
+        rest: list[Group] = []
+        seen: set[str] = set()
         for group in pending:
             if len(chosen) < groups_per_batch and not (group.questions & seen):
                 chosen.append(group)

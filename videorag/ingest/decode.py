@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import logging
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import av
@@ -65,7 +66,13 @@ def _duration(container: av.container.InputContainer) -> float:
     if container.duration:
         return container.duration / av.time_base
     streams = list(container.streams.video) + list(container.streams.audio)
-    return max((float(s.duration * s.time_base) for s in streams if s.duration), default=0.0)
+    return max((float(s.duration * _time_base(s)) for s in streams if s.duration), default=0.0)
+
+
+def _time_base(stream: av.stream.Stream) -> Fraction:
+    """A demuxed stream's time base (PyAV types it optional; an input stream always has one)."""
+    assert stream.time_base is not None, f"{stream} has no time base"
+    return stream.time_base
 
 
 def _keyframe_gap(container: av.container.InputContainer) -> float | None:
@@ -76,7 +83,7 @@ def _keyframe_gap(container: av.container.InputContainer) -> float | None:
             if n >= _PROBE_PACKETS:
                 break
             if packet.is_keyframe and packet.pts is not None:
-                times.append(float(packet.pts * stream.time_base))
+                times.append(float(packet.pts * _time_base(stream)))
     except av.error.FFmpegError:
         pass
     if len(times) < 2:

@@ -20,7 +20,8 @@ class Found:
 def find_videos(paths: list[str | Path], extensions: tuple[str, ...]) -> Found:
     """Expand files and folders (recursively) into video files (sorted, unique) and problems
     (missing paths, folders that cannot be listed)."""
-    found, seen = Found(), {}
+    found = Found()
+    seen: dict[Path, None] = {}   # an insertion-ordered set
     for raw in paths:
         path = Path(raw).expanduser()
         try:

@@ -92,7 +92,7 @@ class _Builder:
         self.ingestor = make()
 
     def __call__(self, batch: dict) -> dict:
-        out = {"path": [], "record": [], "result": []}
+        out: dict[str, list] = {"path": [], "record": [], "result": []}
         for path, video_id in zip(batch["path"], batch["video_id"]):
             record, result = self.ingestor.outcome(Path(path), str(video_id), partial(self.ingestor.frames, Path(path)))
             out["path"].append(str(path))
