@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -133,7 +134,7 @@ class Library:
         return self._index
 
     # -- writing ------------------------------------------------------------------------------
-    def add(self, paths: list[str | Path], progress=None, roots: tuple[Path, ...] | None = None,
+    def add(self, paths: Sequence[str | Path], progress=None, roots: tuple[Path, ...] | None = None,
             stages=None) -> IngestReport:
         """Index files and folders; `progress(done, total, current, result)` and `stages(current,
         stage, seconds_left)` follow the run (`Ingestor.run`); with `roots`, files and subtitles

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +18,7 @@ class Found:
     problems: list[tuple[Path, str]] = field(default_factory=list)
 
 
-def find_videos(paths: list[str | Path], extensions: tuple[str, ...]) -> Found:
+def find_videos(paths: Sequence[str | Path], extensions: tuple[str, ...]) -> Found:
     """Expand files and folders (recursively) into video files (sorted, unique) and problems
     (missing paths, folders that cannot be listed)."""
     found = Found()
@@ -39,7 +40,7 @@ def find_videos(paths: list[str | Path], extensions: tuple[str, ...]) -> Found:
     return found
 
 
-def none_exist(paths: list[str | Path]) -> bool:
+def none_exist(paths: Sequence[str | Path]) -> bool:
     """Whether not one of `paths` exists (so there is nothing to index); False for no paths."""
     def exists(raw) -> bool:
         try:
