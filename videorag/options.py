@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Mapping
+from typing import Any
 from dataclasses import dataclass, field
 
 from .config import DEFAULT_ALPHA, ENGINES, FUSIONS, JUDGES, UNSUPPORTED, Config, override, parse_setting, setting
@@ -60,12 +61,12 @@ class OptionTable:
         for opt in offered:
             kind = {k: v() if k == "choices" and callable(v) else v for k, v in opt.kind.items()}
             action = parser.add_argument(opt.flag, default=None, help=opt.help, required=opt.flag in required, **kind)
-            action.shown_default = lambda opt=opt: self._shown(opt, defaults)
+            action.shown_default = lambda opt=opt: self._shown(opt, defaults)  # type: ignore[attr-defined]  # read by console's formatter
         parser.set_defaults(**{self.key: (offered, defaults)})
 
     def _shown(self, opt: Option, defaults: Mapping[str, object]) -> str:
         path = opt.paths[0]
-        value = defaults[path] if path in defaults else setting(self.target(), path)
+        value: Any = defaults[path] if path in defaults else setting(self.target(), path)
         if isinstance(value, tuple):
             return ",".join(map(str, value))
         return str(value // opt.scale if opt.scale != 1 else value)

@@ -12,8 +12,9 @@ judges that read them."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from pathlib import Path
 
 from .config import TEXT_LIMIT, Config
@@ -28,6 +29,9 @@ from .retrieve.base import Query
 from .retrieve.live import LiveSearcher
 from .types import Answer, Evidence, Hit
 
+
+if TYPE_CHECKING:
+    from .answerability import Verdict
 
 class VideoRAG:
     """Index videos, search them, answer questions with citations.
@@ -62,7 +66,7 @@ class VideoRAG:
         from them on next use (the embedders and the index stay as they are)."""
         self.library.config, self._generator, self._answerability = config, None, None
 
-    def add(self, paths: list[str | Path], progress=None, roots: tuple[Path, ...] | None = None,
+    def add(self, paths: Sequence[str | Path], progress=None, roots: tuple[Path, ...] | None = None,
             stages=None):
         """Index files and folders (`Library.add`; the library's other writes and its models:
         `rag.library`)."""
@@ -269,7 +273,8 @@ class VideoRAG:
         from .verify import abstain
 
         answer = Answer(asked.question, "", [], self.generator.name, answerable=asked.probability)
-        answer.judge = self.judge.label if asked.judged and asked.verdict.stage in ("judged", "full") else None
+        stage = asked.verdict.stage if asked.verdict is not None else None
+        answer.judge = self.judge.label if asked.judged and stage in ("judged", "full") else None
         return abstain(answer)
 
 
@@ -281,7 +286,7 @@ class Asked:
     question: str
     evidence: list[Evidence]
     judged: bool
-    verdict: object = None   # videorag.answerability.Verdict
+    verdict: Verdict | None = None
 
     @property
     def refused(self) -> bool:

@@ -106,7 +106,7 @@ def _judge_report(rag, loaded: float | None, timings: dict) -> None:
 
 def cmd_search(rag, args) -> int:
     request = REQUESTS.request(args)
-    loaded, timings = _judge_loaded(rag, rag.judging("search", request.judge)), {}
+    loaded, timings = _judge_loaded(rag, rag.judging("search", request.judge)), dict[str, float]()
     hits = rag.search(**request.given(), timings=timings)
     _judge_report(rag, loaded, timings)
     if args.json:
@@ -136,7 +136,7 @@ def _say_when_writing(generator) -> None:
 
 def cmd_ask(rag, args) -> int:
     request = REQUESTS.request(args)
-    loaded, timings = _judge_loaded(rag, rag.judging("ask", request.judge)), {}
+    loaded, timings = _judge_loaded(rag, rag.judging("ask", request.judge)), dict[str, float]()
     _say_when_writing(rag.generator)
     answer = rag.ask(**request.given(), timings=timings)
     _judge_report(rag, loaded, timings)

@@ -4,6 +4,7 @@ and `ask`'s arguments, made from their request types (`videorag.requests`)."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 from pathlib import Path
 
 from ..console import Parser
@@ -19,7 +20,8 @@ NO_SERVER = (("--no-server",), {"action": "store_true", "help": "answer in this 
              "of this index runs on this machine (default: hand it over; also $VIDEORAG_NO_SERVER)"})
 
 # the subcommands that open an index: (help, their own arguments as (flags, argparse keywords))
-SUBCOMMANDS = {
+Argument = tuple[tuple[str, ...], dict[str, Any]]   # (flags, add_argument's keywords)
+SUBCOMMANDS: dict[str, tuple[str, list[Argument]]] = {
     "index": ("index video files and folders (recursive, incremental)",
               [(("paths",), {"nargs": "+", "metavar": "PATH"})]),
     "remove": ("drop videos (by id or path) from the index", [(("targets",), {"nargs": "+", "metavar": "ID_OR_PATH"})]),
@@ -48,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     for command, (help, arguments) in SUBCOMMANDS.items():
         p = sub.add_parser(command, help=help)
-        _add(p, arguments + [INDEX])
+        _add(p, [*arguments, INDEX])
         REQUESTS.add(p, command)
         SERVE.add(p, command)
         CONFIG.add(p, command)
@@ -58,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add(parser: argparse.ArgumentParser, arguments: list) -> None:
+def _add(parser: argparse.ArgumentParser, arguments: list[Argument]) -> None:
     for flags, keywords in arguments:
         parser.add_argument(*flags, **keywords)
 

@@ -14,6 +14,7 @@ from typing import Annotated, Any, NamedTuple
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.datastructures import UploadFile
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__, requests, schemas
@@ -252,10 +253,10 @@ async def _upload(service: Service, request: Request) -> dict:
                        "index large files from a configured root instead")
     form = await request.form(max_files=1, max_fields=4)
     upload = form.get("file")
-    if upload is None or not hasattr(upload, "read"):
+    if not isinstance(upload, UploadFile):
         raise HTTPException(422, "multipart upload needs a 'file' field")
     try:
-        return await run_in_threadpool(service.index_upload, upload.filename, upload.file, upload.size)
+        return await run_in_threadpool(service.index_upload, upload.filename or "", upload.file, upload.size)
     finally:
         await upload.close()
 

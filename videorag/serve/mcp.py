@@ -21,9 +21,9 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import asynccontextmanager, contextmanager
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field, ValidationError
 
@@ -215,7 +215,7 @@ def _invalid(exc: ValidationError) -> str:
     return "; ".join(_problem(error) for error in exc.errors(include_url=False))
 
 
-def _problem(error: dict) -> str:
+def _problem(error: Mapping[str, Any]) -> str:
     where = ".".join(map(str, error["loc"])) or "arguments"
     if error["type"] == "missing":
         return f"{where} is required"

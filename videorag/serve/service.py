@@ -148,6 +148,7 @@ class Service:
                     yield "token", piece
                 else:
                     answer = piece
+        assert answer is not None   # ask_stream always ends with the Answer
         yield "citations", [c.to_dict() for c in answer.citations]
         yield "done", answer.to_dict()
 
@@ -200,8 +201,8 @@ class Service:
         if length is not None and length > limit:
             raise TooLarge(f"upload of {length} bytes is over the limit of {limit}",
                            "index large files from a configured root instead")
-        self.config.upload_dir.mkdir(parents=True, exist_ok=True)
-        target, written = _new_file(self.config.upload_dir, _upload_name(name)), 0
+        self.uploads.mkdir(parents=True, exist_ok=True)
+        target, written = _new_file(self.uploads, _upload_name(name)), 0
         with target.open("wb") as out:
             while block := stream.read(1 << 20):
                 written += len(block)
@@ -213,8 +214,14 @@ class Service:
                 out.write(block)
         return self.jobs.start([str(target)]).to_dict()
 
+    @property
+    def uploads(self) -> Path:
+        """The upload folder (`ServeConfig.__post_init__` always sets it)."""
+        assert self.config.upload_dir is not None
+        return self.config.upload_dir
+
     def _job_roots(self) -> tuple[Path, ...]:
-        return (*self.config.roots, self.config.upload_dir.resolve())
+        return (*self.config.roots, self.uploads.resolve())
 
     def inside_roots(self, raw: str) -> Path:
         if not self.config.roots:
