@@ -1,5 +1,6 @@
 """What every videorag command line shares (`videorag.cli`, its `eval`, `finetune` and `demo`):
 exit statuses, the parser, argument types and printing. Imports no subcommand."""
+
 from __future__ import annotations
 
 import argparse
@@ -61,7 +62,7 @@ def bar_fits(stream=None) -> bool:
     stream = stream or sys.stderr
     try:
         return stream.isatty() and os.get_terminal_size(stream.fileno()).columns > 0
-    except (AttributeError, OSError, ValueError):   # no descriptor (a captured stream), or a closed one
+    except (AttributeError, OSError, ValueError):  # no descriptor (a captured stream), or a closed one
         return False
 
 
@@ -74,8 +75,7 @@ def print_hits(hits) -> None:
     """Search results, best first: file, moment, score (marked when weak) and what is said."""
     for rank, hit in enumerate(hits, 1):
         weak = "  (weak match: may not be about your query)" if hit.weak else ""
-        print(f"{rank}. {hit.path}  [{span(hit.start, hit.end)}]  score {hit.score:.3f}{weak}\n"
-              f"   {hit.text}")
+        print(f"{rank}. {hit.path}  [{span(hit.start, hit.end)}]  score {hit.score:.3f}{weak}\n   {hit.text}")
 
 
 def print_answer(answer) -> None:

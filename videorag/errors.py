@@ -1,4 +1,5 @@
 """Domain errors. Each message says what is wrong and how to fix it."""
+
 from __future__ import annotations
 
 

@@ -5,6 +5,7 @@ writer: the CLI, the service, the Ray actors and the Python API all write throug
 >>> library = Library("my-index")             # doctest: +SKIP
 >>> library.add(["videos/"]).summary()        # doctest: +SKIP
 """
+
 from __future__ import annotations
 
 import functools
@@ -32,10 +33,12 @@ log = logging.getLogger(__name__)
 def locked(method):
     """Run under the object's lock: lazy creation of models happens once, whichever thread (a
     server's request) gets there first."""
+
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
         with self._lock:
             return method(self, *args, **kwargs)
+
     return wrapper
 
 
@@ -50,7 +53,7 @@ class Library:
         self._visual = self._captioner = None
         self._frame_nets: dict | None = None
         self._lock = threading.RLock()
-        self._saving = threading.Lock()   # one snapshot build at a time (an ingest beside a search)
+        self._saving = threading.Lock()  # one snapshot build at a time (an ingest beside a search)
 
     # -- models, made on first use ------------------------------------------------------------
     @property
@@ -73,8 +76,7 @@ class Library:
 
     def meta(self) -> dict:
         """The index's metadata ({} before it exists); read without opening its tables."""
-        return self._index.meta if self._index is not None else (
-            open_meta(self.location) if self.exists() else {})
+        return self._index.meta if self._index is not None else (open_meta(self.location) if self.exists() else {})
 
     def exists(self) -> bool:
         from .index.meta import META_FILE
@@ -134,8 +136,9 @@ class Library:
         return self._index
 
     # -- writing ------------------------------------------------------------------------------
-    def add(self, paths: Sequence[str | Path], progress=None, roots: tuple[Path, ...] | None = None,
-            stages=None) -> IngestReport:
+    def add(
+        self, paths: Sequence[str | Path], progress=None, roots: tuple[Path, ...] | None = None, stages=None
+    ) -> IngestReport:
         """Index files and folders; `progress(done, total, current, result)` and `stages(current,
         stage, seconds_left)` follow the run (`Ingestor.run`); with `roots`, files and subtitles
         that resolve outside them (symlinks) are refused. The snapshot is renewed after. Raises
@@ -144,8 +147,10 @@ class Library:
         from .retrieve import snapshot
 
         if none_exist(paths):
-            raise MediaError(f"nothing to index: {', '.join(path_text(p) for p in paths)}: no such file or folder",
-                             "check the paths; no index was made or changed")
+            raise MediaError(
+                f"nothing to index: {', '.join(path_text(p) for p in paths)}: no such file or folder",
+                "check the paths; no index was made or changed",
+            )
         index = self._created()
         embedder = self.embedder
         with index.writer():
@@ -154,10 +159,10 @@ class Library:
             index.record_fingerprint(getattr(embedder, "fingerprint", None))
             self._enable_visual(index)
             report = self.ingestor(roots).run(list(paths), progress, stages)
-        if not snapshot.fresh(self.location):   # after the writer's change mark, which it must match
+        if not snapshot.fresh(self.location):  # after the writer's change mark, which it must match
             try:
                 self.renew_snapshot()
-            except OSError as exc:   # the videos are indexed; the next search saves it
+            except OSError as exc:  # the videos are indexed; the next search saves it
                 log.warning("search snapshot not saved (%s); the next search builds it", exc)
         return report
 
@@ -167,10 +172,15 @@ class Library:
                 from .index import VideoIndex
 
                 self._index = VideoIndex.open_or_create(
-                    self.location, self.embedder.model_name, self.embedder.dim,
-                    getattr(self.embedder, "fingerprint", None), self.config.lock_wait,
-                    embed_backend=self.config.embed.backend, asr_model=self.asr.model_name,
-                    chunk_seconds=self.config.ingest.chunk_seconds)
+                    self.location,
+                    self.embedder.model_name,
+                    self.embedder.dim,
+                    getattr(self.embedder, "fingerprint", None),
+                    self.config.lock_wait,
+                    embed_backend=self.config.embed.backend,
+                    asr_model=self.asr.model_name,
+                    chunk_seconds=self.config.ingest.chunk_seconds,
+                )
             return self._index
 
     def _enable_visual(self, index) -> None:
@@ -179,8 +189,9 @@ class Library:
 
         cfg, meta = self.config.ingest, index.meta
         if cfg.visual or index.has_visual:
-            backend, spec = ((cfg.visual, cfg.visual_model or "") if cfg.visual
-                             else (meta["visual_backend"], meta["visual_spec"]))
+            backend, spec = (
+                (cfg.visual, cfg.visual_model or "") if cfg.visual else (meta["visual_backend"], meta["visual_spec"])
+            )
             visual = self.visual
             index.enable_visual(backend, spec, visual.model_name, visual.dim, clip_label(visual))
 
@@ -189,11 +200,20 @@ class Library:
         visual, a captioned one captioned). Writes nothing until its `run`."""
         from .ingest import Ingestor
 
-        index = self._index if self._index is not None else self.index   # opened, not created: no lock
+        index = self._index if self._index is not None else self.index  # opened, not created: no lock
         visual = self.visual if self.config.ingest.visual or index.has_visual else None
         net = self.frame_nets.get("retrieval") if visual is not None else None
-        return Ingestor(index, self.config, self.asr, self.embedder, visual, net, captioner=self.captioner,
-                        roots=roots, worker=functools.partial(worker_ingestor, str(index.location), self.config, roots))
+        return Ingestor(
+            index,
+            self.config,
+            self.asr,
+            self.embedder,
+            visual,
+            net,
+            captioner=self.captioner,
+            roots=roots,
+            worker=functools.partial(worker_ingestor, str(index.location), self.config, roots),
+        )
 
     def remove(self, targets: list[str]) -> list[str]:
         """Drop videos given by id or by path; returns the ids removed."""
@@ -203,15 +223,19 @@ class Library:
             rows = index.videos(["video_id", "path"]).to_pylist()
             for target in targets:
                 resolved = path_text(Path(target).expanduser().resolve())
-                removed += [row["video_id"] for row in rows
-                            if target in (row["video_id"], row["path"]) or resolved == row["path"]]
+                removed += [
+                    row["video_id"]
+                    for row in rows
+                    if target in (row["video_id"], row["path"]) or resolved == row["path"]
+                ]
             for video_id in dict.fromkeys(removed):
                 index.remove(video_id)
         return list(dict.fromkeys(removed))
 
     def check(self, repair: bool = False) -> tuple[list, list[str]]:
         """(problems, repair actions): the index's invariants (see `videorag.index.check`)."""
-        from .index.check import check, repair as fix
+        from .index.check import check
+        from .index.check import repair as fix
 
         index = self.index
         with index.writer():  # a check beside a running ingest would see its unfinished rows
@@ -232,12 +256,12 @@ class Library:
             index.refresh()
             scorer.save(self.location.local / scorer.SCORER_FILE, nets, meta)
             with self._lock:
-                self._frame_nets = dict(nets)   # later ingests and asks here use them too
+                self._frame_nets = dict(nets)  # later ingests and asks here use them too
             count = self._reselect_frames(index, nets["retrieval"])
         if not snapshot.fresh(self.location):
             try:
                 self.renew_snapshot()
-            except OSError as exc:   # the frames are re-chosen; the next search saves it
+            except OSError as exc:  # the frames are re-chosen; the next search saves it
                 log.warning("search snapshot not saved (%s); the next search builds it", exc)
         return count
 
@@ -249,11 +273,11 @@ class Library:
         for video_id in sorted(index.video_ids()):
             times, vectors = index.frame_vectors(video_id)
             if len(times):
-                chosen = retrieval_frames(vectors, cfg.retrieval_frames, cfg.retrieval_subset, net,
-                                          cfg.frame_reduction)
+                chosen = retrieval_frames(vectors, cfg.retrieval_frames, cfg.retrieval_subset, net, cfg.frame_reduction)
                 images = [f.jpeg for f in index.frames(video_id)] if hasattr(visual, "embed_video") else None
-                index.set_visual(video_id, [float(times[i]) for i in chosen],
-                                 video_vector(vectors, chosen, visual, images))
+                index.set_visual(
+                    video_id, [float(times[i]) for i in chosen], video_vector(vectors, chosen, visual, images)
+                )
                 count += 1
         return count
 
@@ -262,11 +286,19 @@ class Library:
         from .retrieve import snapshot
 
         found = snapshot.manifest(self.location)
-        search = {"snapshot": "missing"} if found is None else {
-            "snapshot": "fresh" if snapshot.fresh(self.location, found) else "stale",
-            "made": found["made"], "build_seconds": found["seconds"],
-            "levels": {name: {"rows": level["rows"], "index": snapshot.describe(level)}
-                       for name, level in found["levels"].items()}}
+        search = (
+            {"snapshot": "missing"}
+            if found is None
+            else {
+                "snapshot": "fresh" if snapshot.fresh(self.location, found) else "stale",
+                "made": found["made"],
+                "build_seconds": found["seconds"],
+                "levels": {
+                    name: {"rows": level["rows"], "index": snapshot.describe(level)}
+                    for name, level in found["levels"].items()
+                },
+            }
+        )
         return {**self.index.stats(), "search": search}
 
     def optimize(self) -> dict:
@@ -295,7 +327,7 @@ class Library:
         """(the corpus read from the index, the change token it was read at)."""
         from .retrieve import snapshot
 
-        made = snapshot.token(self.location)   # before reading: a later write makes it stale
+        made = snapshot.token(self.location)  # before reading: a later write makes it stale
         return self.corpus(), made
 
     def _save(self, corpus: Corpus, made: str) -> dict:
@@ -312,7 +344,7 @@ class Library:
             made = snapshot.token(self.location)
             base = snapshot.manifest(self.location)
             if base is not None and base["token"] == made and (found := snapshot.load(self.location, made)):
-                return found, made   # another thread renewed it meanwhile
+                return found, made  # another thread renewed it meanwhile
             extended = self.extend_snapshot(base) if base is not None else None
             if extended is not None:
                 return extended

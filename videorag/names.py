@@ -1,4 +1,5 @@
 """File names as text: any name the file system allows, stored and printed safely."""
+
 from __future__ import annotations
 
 import os

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Mapping
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 from .config import DEFAULT_ALPHA, ENGINES, FUSIONS, JUDGES, UNSUPPORTED, Config, override, parse_setting, setting
 from .console import bar_fits, names, positive_int
@@ -192,7 +192,8 @@ JUDGE = (
 )
 GENERATE = (
     option("--generator", "generate.backend", "answer generator: auto | extractive | openai | llamacpp "
-           "(default {default}: llamacpp with the judge's model when installed, else extractive)", ANSWERING + ("demo",)),
+           "(default {default}: llamacpp with the judge's model when installed, else extractive)",
+           ANSWERING + ("demo",)),
     option("--model", "generate.model", "generator model (server model name or GGUF path)", ANSWERING),
     option("--base-url", "generate.base_url", "openai: server URL (default $OPENAI_BASE_URL)", SERVER_URL),
     option("--max-tokens", "generate.max_tokens", "answer length cap, in tokens (default {default})",

@@ -9,13 +9,14 @@
 
 Search reads the snapshot alone; frame images come from the frame store, only for generators and
 judges that read them."""
+
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import TEXT_LIMIT, Config
 from .errors import IndexError_
@@ -23,15 +24,15 @@ from .generate import BACKENDS, create_generator, resolve_backend
 from .index.frames import IndexFrames
 from .index.meta import check_visual, open_meta
 from .library import Library, locked
-from .resources import Resources
 from .methods.evidence import EvidenceRequest, FramePicker, excerpt, excerpt_evidence, gather, screen, segments_of
+from .resources import Resources
 from .retrieve.base import Query
 from .retrieve.live import LiveSearcher
 from .types import Answer, Evidence, Hit
 
-
 if TYPE_CHECKING:
     from .answerability import Verdict
+
 
 class VideoRAG:
     """Index videos, search them, answer questions with citations.
@@ -42,18 +43,32 @@ class VideoRAG:
     >>> rag.ask("how long should the paint dry?")   # doctest: +SKIP
     """
 
-    def __init__(self, index_dir: str | Path, config: Config | None = None, *,
-                 embedder=None, asr=None, generator=None, resources: Resources | None = None):
+    def __init__(
+        self,
+        index_dir: str | Path,
+        config: Config | None = None,
+        *,
+        embedder=None,
+        asr=None,
+        generator=None,
+        resources: Resources | None = None,
+    ):
         self.library = Library(index_dir, config, embedder=embedder, asr=asr)
-        self.resources = resources or Resources()   # its judge, generator model, rerankers, pools
+        self.resources = resources or Resources()  # its judge, generator model, rerankers, pools
         self.location = self.library.location
         self._embedder_given = embedder is not None
         self._query_model, self._generator, self._answerability = None, generator, None
         self._lock = threading.RLock()
-        self.frames = IndexFrames(lambda: self.library.index)   # frame images, read from the index when asked for
-        self.live = LiveSearcher(self.location, lambda: self._query_embedder, self.library.renew_snapshot,
-                                 self.library.read, visual=self._checked_visual, frames=self.frames,
-                                 resources=self.resources)
+        self.frames = IndexFrames(lambda: self.library.index)  # frame images, read from the index when asked for
+        self.live = LiveSearcher(
+            self.location,
+            lambda: self._query_embedder,
+            self.library.renew_snapshot,
+            self.library.read,
+            visual=self._checked_visual,
+            frames=self.frames,
+            resources=self.resources,
+        )
 
     @property
     def config(self) -> Config:
@@ -66,8 +81,7 @@ class VideoRAG:
         from them on next use (the embedders and the index stay as they are)."""
         self.library.config, self._generator, self._answerability = config, None, None
 
-    def add(self, paths: Sequence[str | Path], progress=None, roots: tuple[Path, ...] | None = None,
-            stages=None):
+    def add(self, paths: Sequence[str | Path], progress=None, roots: tuple[Path, ...] | None = None, stages=None):
         """Index files and folders (`Library.add`; the library's other writes and its models:
         `rag.library`)."""
         return self.library.add(paths, progress, roots, stages)
@@ -144,8 +158,16 @@ class VideoRAG:
 
         return shared_reranker(self.config.search.judge.reranker, self.resources)
 
-    def search(self, query: str | Query, top_k: int | None = None, *, method: str | None = None,
-               moments: bool = False, timings: dict | None = None, judge: bool | None = None) -> list[Hit]:
+    def search(
+        self,
+        query: str | Query,
+        top_k: int | None = None,
+        *,
+        method: str | None = None,
+        moments: bool = False,
+        timings: dict | None = None,
+        judge: bool | None = None,
+    ) -> list[Hit]:
         """Best videos for `query`, each at its best moment; with `moments`, the best moments
         across the collection (several per video). `method` names a registered method;
         `judge`: the moments chosen by the judge (default `SearchConfig.judge.enabled`, else off);
@@ -155,15 +177,17 @@ class VideoRAG:
         return self.live.get().search(query, chosen, self.config.search, top_k, moments, timings)
 
     # -- answers -------------------------------------------------------------------------------
-    def ask(self, question: str, *, method: str | None = None, judge: bool | None = None,
-            timings: dict | None = None) -> Answer:
+    def ask(
+        self, question: str, *, method: str | None = None, judge: bool | None = None, timings: dict | None = None
+    ) -> Answer:
         """Answer from the method's evidence, citing its moments, or abstain when the moments do
         not answer the question (`videorag.answerability`). `judge`: the moments chosen by the
         judge (default: whenever its model is installed); `timings` as in `search`."""
         return self.answer(self.prepare(question, method, judge, timings))
 
-    def ask_stream(self, question: str, *, method: str | None = None,
-                   judge: bool | None = None) -> Iterator[str | Answer]:
+    def ask_stream(
+        self, question: str, *, method: str | None = None, judge: bool | None = None
+    ) -> Iterator[str | Answer]:
         """`ask`, token by token: text pieces as the generator writes them, then the Answer."""
         return self.stream(self.prepare(question, method, judge))
 
@@ -198,8 +222,9 @@ class VideoRAG:
             self._answerability = Answerability(cfg.weights, cfg.abstain_below)
         return self._answerability
 
-    def prepare(self, question: str, method: str | None = None, judge: bool | None = None,
-                timings: dict | None = None) -> Asked:
+    def prepare(
+        self, question: str, method: str | None = None, judge: bool | None = None, timings: dict | None = None
+    ) -> Asked:
         """What `ask` does before generating: the question's evidence and the answerability
         verdict (`Asked.verdict`, with its signals). An off-topic question is refused from plain
         retrieval alone, before the judge or the generator runs (no evidence is gathered)."""
@@ -220,16 +245,18 @@ class VideoRAG:
     def _top_moment(self, request: EvidenceRequest, method: str | None):
         """(query context, plain retrieval's top hit or None, its excerpt's text) for the screen."""
         cfg = self.config
-        hits = request.searcher.search(request.question, self.method(method), cfg.search, 1, False, None,
-                                       request.context)
+        hits = request.searcher.search(
+            request.question, self.method(method), cfg.search, 1, False, None, request.context
+        )
         if not hits:
             return request.context, None, ""
         corpus, video = request.searcher.corpus, request.searcher.corpus.row[hits[0].video_id]
         lines = excerpt(segments_of(corpus, video), hits[0].start, cfg.generate.context_words)
         return request.context, hits[0], " ".join([*(s.text for s in lines), screen(corpus, video, lines)])
 
-    def evidence(self, question: str, *, method: str | None = None, judge: bool = False,
-                 timings: dict | None = None) -> list[Evidence]:
+    def evidence(
+        self, question: str, *, method: str | None = None, judge: bool = False, timings: dict | None = None
+    ) -> list[Evidence]:
         """What the generator reads for `question`: the method's evidence (`Method.evidence`,
         default an excerpt around each of its best `GenerateConfig.videos` videos' moments)."""
         chosen = self.method(method, judge)
@@ -264,9 +291,15 @@ class VideoRAG:
         answer.answerable = asked.probability
         cfg = self.config.generate.verify
         verifying = cfg.enabled if cfg.enabled is not None else self.judging("ask")
-        checks = verifying and hasattr(self.judge, "probabilities")   # a yes/no judge (not a bi-encoder)
-        return verify(answer, asked.evidence, self.judge if checks else None, cfg, self._query_embedder,
-                      decided=asked.verdict is not None)
+        checks = verifying and hasattr(self.judge, "probabilities")  # a yes/no judge (not a bi-encoder)
+        return verify(
+            answer,
+            asked.evidence,
+            self.judge if checks else None,
+            cfg,
+            self._query_embedder,
+            decided=asked.verdict is not None,
+        )
 
     def _refusal(self, asked: Asked) -> Answer:
         """The abstention the answerability stage decided (no generator ran)."""
@@ -297,13 +330,12 @@ class Asked:
         return None if self.verdict is None else round(self.verdict.probability, 3)
 
 
-
-
 def _asked(text: str) -> str:
     """The query or question, refused when empty or longer than `TEXT_LIMIT` characters."""
     if not text.strip():
         raise IndexError_("the query is empty", "ask something, e.g. 'how to change a tire'")
     if len(text) > TEXT_LIMIT:
-        raise IndexError_(f"the question is {len(text):,} characters long (at most {TEXT_LIMIT:,})",
-                          "ask it in a sentence or two")
+        raise IndexError_(
+            f"the question is {len(text):,} characters long (at most {TEXT_LIMIT:,})", "ask it in a sentence or two"
+        )
     return text

@@ -1,4 +1,5 @@
 """Backends chosen by explicit name; heavy modules are imported only when chosen."""
+
 from __future__ import annotations
 
 import importlib
@@ -27,8 +28,8 @@ class Registry:
     def get(self, name: str) -> Any:
         if name not in self._entries:
             raise UnknownBackendError(
-                f"unknown {self.kind} backend {name!r}",
-                f"choose one of: {', '.join(self.names())}")
+                f"unknown {self.kind} backend {name!r}", f"choose one of: {', '.join(self.names())}"
+            )
         module, attr = self._entries[name].split(":")
         return getattr(importlib.import_module(module), attr)
 
@@ -42,5 +43,5 @@ def require(module: str, extra: str) -> Any:
         return importlib.import_module(module)
     except ImportError as exc:
         raise MissingDependencyError(
-            f"{module!r} is not installed ({exc})",
-            f"pip install 'videorag[{extra}]'") from exc
+            f"{module!r} is not installed ({exc})", f"pip install 'videorag[{extra}]'"
+        ) from exc

@@ -12,6 +12,7 @@ has). Only the text is required. Plain dataclasses: no pydantic on the command l
 would cost every CLI search about 75 ms); the serving side, which loads it anyway, derives its
 models from `params`.
 """
+
 from __future__ import annotations
 
 import typing
@@ -22,28 +23,40 @@ from typing import Any
 
 from .config import TEXT_LIMIT
 
-TOP_K_LIMIT = 100   # results one search may ask for
-METHOD = ("retrieval method by name (default: the configured search.method, {default}); an unknown name is "
-          "an error listing the valid ones")
-JUDGE = ("a language model reads the best videos' steps and picks the moments (slower: about 2.5 s a query "
-         "on 2 cores); default: the configured search.judge.enabled, ")
+TOP_K_LIMIT = 100  # results one search may ask for
+METHOD = (
+    "retrieval method by name (default: the configured search.method, {default}); an unknown name is "
+    "an error listing the valid ones"
+)
+JUDGE = (
+    "a language model reads the best videos' steps and picks the moments (slower: about 2.5 s a query "
+    "on 2 cores); default: the configured search.judge.enabled, "
+)
 
 
 def text(description: str, alias: str | None = None) -> Any:
     """The request's text: required, 1 to TEXT_LIMIT characters. `alias`: its name in a URL's
     query string where that differs (GET /search?q=)."""
-    return field(metadata={"description": description, "bounds": {"min_length": 1, "max_length": TEXT_LIMIT},
-                           "alias": alias})
+    return field(
+        metadata={"description": description, "bounds": {"min_length": 1, "max_length": TEXT_LIMIT}, "alias": alias}
+    )
 
 
-def option(description: str, *, config: str | None = None, bounds: dict | None = None,
-           choices: Callable[[], list[str]] | None = None) -> Any:
+def option(
+    description: str,
+    *,
+    config: str | None = None,
+    bounds: dict | None = None,
+    choices: Callable[[], list[str]] | None = None,
+) -> Any:
     """A field a request may leave out (None). `description` may say `{default}`: the default of
     the `config` setting (dotted, `search.top_k`) that decides when it is left out; `bounds`:
     pydantic's names (ge, le); `choices`: gives the valid values (the command line checks them
     at once; elsewhere the registry's error lists them)."""
-    return field(default=None, metadata={"description": description, "config": config, "bounds": bounds or {},
-                                         "choices": choices})
+    return field(
+        default=None,
+        metadata={"description": description, "config": config, "bounds": bounds or {}, "choices": choices},
+    )
 
 
 def _method_names() -> list[str]:
@@ -61,11 +74,16 @@ class SearchRequest:
     """A search: the best videos (each at its best moment), or with `moments` the best moments."""
 
     query: str = text("what to look for, in plain words", alias="q")
-    top_k: int | None = option("how many results (default: the configured search.top_k, {default})",
-                               config="search.top_k", bounds={"ge": 1, "le": TOP_K_LIMIT})
+    top_k: int | None = option(
+        "how many results (default: the configured search.top_k, {default})",
+        config="search.top_k",
+        bounds={"ge": 1, "le": TOP_K_LIMIT},
+    )
     method: str | None = _method()
-    moments: bool | None = option("the best moments across the collection (several per video) instead of the "
-                                  "best videos, each at its best moment (default: off)")
+    moments: bool | None = option(
+        "the best moments across the collection (several per video) instead of the "
+        "best videos, each at its best moment (default: off)"
+    )
     judge: bool | None = option(JUDGE + "else off", config="search.judge.enabled")
 
     def given(self) -> dict[str, Any]:
@@ -84,7 +102,7 @@ class AskRequest:
         return given(self)
 
 
-OPERATIONS = {"search": SearchRequest, "ask": AskRequest}   # the operation (command, tool, route) -> its request
+OPERATIONS = {"search": SearchRequest, "ask": AskRequest}  # the operation (command, tool, route) -> its request
 
 
 def given(request) -> dict[str, Any]:
@@ -98,12 +116,12 @@ class Param:
     """One field of a request type, as the derivations read it."""
 
     name: str
-    annotation: Any            # the declared type (`int | None`)
-    kind: type                 # the value's type without None: str, int, bool
+    annotation: Any  # the declared type (`int | None`)
+    kind: type  # the value's type without None: str, int, bool
     required: bool
-    description: str           # `{default}` filled in
-    bounds: dict               # pydantic's names: min_length, max_length, ge, le
-    config: str | None         # the setting deciding when it is left out
+    description: str  # `{default}` filled in
+    bounds: dict  # pydantic's names: min_length, max_length, ge, le
+    config: str | None  # the setting deciding when it is left out
     alias: str | None
     choices: Callable[[], list[str]] | None
 
@@ -121,12 +139,24 @@ def params(request_type: type) -> list[Param]:
 
 def _param(f, annotation) -> Param:
     meta = f.metadata
-    kinds = [t for t in typing.get_args(annotation) if t is not NoneType] if isinstance(annotation, UnionType) \
+    kinds = (
+        [t for t in typing.get_args(annotation) if t is not NoneType]
+        if isinstance(annotation, UnionType)
         else [annotation]
+    )
     description = meta["description"]
     if meta.get("config") and "{default}" in description:
         from .config import Config, setting
 
         description = description.replace("{default}", str(setting(Config, meta["config"])))
-    return Param(f.name, annotation, kinds[0], f.default is not None, description, dict(meta["bounds"]),
-                 meta.get("config"), meta.get("alias"), meta.get("choices"))
+    return Param(
+        f.name,
+        annotation,
+        kinds[0],
+        f.default is not None,
+        description,
+        dict(meta["bounds"]),
+        meta.get("config"),
+        meta.get("alias"),
+        meta.get("choices"),
+    )

@@ -3,6 +3,7 @@ rerankers, the e5 model, worker pools. Nothing of the kind is held by a module: 
 owner's `Resources` for it by key, the first asker makes it, and `close()` releases everything
 the owner made. Two owners side by side share nothing (each loads its own models); parts that
 should share one model are given the same `Resources`."""
+
 from __future__ import annotations
 
 import logging
@@ -43,7 +44,7 @@ class Resources:
             if callable(release):
                 try:
                     release()
-                except Exception as exc:   # closing one thing must not keep the others open
+                except Exception as exc:  # closing one thing must not keep the others open
                     log.warning("could not release %r: %s", thing, exc)
 
 

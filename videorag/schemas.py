@@ -10,6 +10,7 @@ millisecond where the shape is made (`types.seconds`).
 The requests' shapes are declared in `videorag.requests` (no pydantic); their pydantic forms, and
 the signatures the HTTP routes and MCP tools take them by, are derived at the end of this module.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -24,8 +25,10 @@ PATHS_LIMIT = 1000  # server paths one index job may take
 VideoId = Annotated[str, Field(description="the video's id in the index")]
 VideoPath = Annotated[str, Field(description="the video file on the server")]
 Seconds = Annotated[float, Field(description="seconds into the video")]
-ServerPaths = Annotated[list[str], Field(min_length=1, max_length=PATHS_LIMIT,
-                                         description="folders or video files on the server, inside its roots")]
+ServerPaths = Annotated[
+    list[str],
+    Field(min_length=1, max_length=PATHS_LIMIT, description="folders or video files on the server, inside its roots"),
+]
 
 
 # -- search and answers --------------------------------------------------------------------
@@ -36,8 +39,10 @@ class Citation(BaseModel):
     path: VideoPath
     start: Seconds
     end: Seconds
-    span: str = Field(description="the moment as shown, m:ss–m:ss (h:mm:ss from an hour on): from the second it "
-                                  "starts in to the second it ends in")
+    span: str = Field(
+        description="the moment as shown, m:ss–m:ss (h:mm:ss from an hour on): from the second it "
+        "starts in to the second it ends in"
+    )
 
 
 class Hit(Citation):
@@ -45,7 +50,9 @@ class Hit(Citation):
 
     score: float
     text: str = Field(description="what is said (or shown) in this moment")
-    weak: bool = Field(description="below the relevance floor, or ranked under a hit that is: may not be about the query")
+    weak: bool = Field(
+        description="below the relevance floor, or ranked under a hit that is: may not be about the query"
+    )
 
 
 class SearchResult(BaseModel):
@@ -55,8 +62,10 @@ class SearchResult(BaseModel):
 
 class Claim(BaseModel):
     text: str = Field(description="one sentence of the answer")
-    citations: list[int] = Field(description="the moments it cites, numbered from 1 as the answer's [n] "
-                                             "markers are: [1] is the first of `citations`")
+    citations: list[int] = Field(
+        description="the moments it cites, numbered from 1 as the answer's [n] "
+        "markers are: [1] is the first of `citations`"
+    )
     support: float | None = Field(description="how well its cited moments support it, 0-1; null: not verified")
     supported: bool | None = Field(description="false: its cited moments do not say this; null: not verified")
 
@@ -66,10 +75,12 @@ class AnswerPart(BaseModel):
     parts' texts are the answer."""
 
     text: str
-    claim: int | None = Field(description="the claim whose words these are, numbered from 1 in `claims`; "
-                                          "null: between claims")
-    citations: list[int] = Field(description="a [n] marker: the moments it cites, numbered from 1 in "
-                                             "`citations`; []: words")
+    claim: int | None = Field(
+        description="the claim whose words these are, numbered from 1 in `claims`; null: between claims"
+    )
+    citations: list[int] = Field(
+        description="a [n] marker: the moments it cites, numbered from 1 in `citations`; []: words"
+    )
 
 
 class Answer(BaseModel):
@@ -78,13 +89,19 @@ class Answer(BaseModel):
     citations: list[Citation]
     generator: str = Field(description="the generator that wrote the answer")
     judge: str | None = Field(description="the judge that chose the cited moments (backend:model); null: none")
-    claims: list[Claim] = Field(description="the answer's sentences, each with the moments it cites and its "
-                                            "support; empty when the answer abstained")
-    parts: list[AnswerPart] = Field(description="the answer cut into its claims' words, the words between and "
-                                                "its [n] markers, in order")
+    claims: list[Claim] = Field(
+        description="the answer's sentences, each with the moments it cites and its "
+        "support; empty when the answer abstained"
+    )
+    parts: list[AnswerPart] = Field(
+        description="the answer cut into its claims' words, the words between and its [n] markers, in order"
+    )
     abstained: bool = Field(description="true: the videos do not cover the question, no answer is given")
-    answerable: float | None = Field(None, description="P(the retrieved moments answer the question), from the "
-                                                      "answerability stage; null: the stage is off")
+    answerable: float | None = Field(
+        None,
+        description="P(the retrieved moments answer the question), from the "
+        "answerability stage; null: the stage is off",
+    )
 
 
 # -- the collection ------------------------------------------------------------------------
@@ -161,8 +178,9 @@ def annotated(param: requests.Param) -> Any:
 
 def request_model(request_type: type) -> type[BaseModel]:
     """The pydantic model of a request type: a JSON body (POST /ask) and its OpenAPI schema."""
-    fields: dict[str, Any] = {p.name: (annotated(p), ... if p.required else None)
-                              for p in requests.params(request_type)}
+    fields: dict[str, Any] = {
+        p.name: (annotated(p), ... if p.required else None) for p in requests.params(request_type)
+    }
     return create_model(request_type.__name__, __doc__=request_type.__doc__, **fields)
 
 
@@ -170,18 +188,27 @@ def signature(request_type: type, annotate: Callable = annotated, returns: Any =
     """A function signature taking a request's fields as keyword arguments (`annotate` makes
     each one's annotation): given to a `**fields` function as its `__signature__`, it is what
     FastAPI and the MCP SDK read its parameters from (`takes`)."""
-    return Signature([Parameter(p.name, Parameter.KEYWORD_ONLY, annotation=annotate(p),
-                                default=Parameter.empty if p.required else None)
-                      for p in requests.params(request_type)], return_annotation=returns)
+    return Signature(
+        [
+            Parameter(
+                p.name, Parameter.KEYWORD_ONLY, annotation=annotate(p), default=Parameter.empty if p.required else None
+            )
+            for p in requests.params(request_type)
+        ],
+        return_annotation=returns,
+    )
 
 
 def takes(request_type: type, annotate: Callable = annotated, returns: Any = Signature.empty) -> Callable:
     """Decorate a `**fields` function so that its parameters are the request's fields (its
     signature and annotations: `signature`)."""
-    def decorate(function: Any) -> Any:   # a function: its __signature__ is set
+
+    def decorate(function: Any) -> Any:  # a function: its __signature__ is set
         function.__signature__ = signature(request_type, annotate, returns)
-        function.__annotations__ = {**{name: p.annotation for name, p in function.__signature__.parameters.items()},
-                                    "return": returns}
+        function.__annotations__ = {
+            **{name: p.annotation for name, p in function.__signature__.parameters.items()},
+            "return": returns,
+        }
         return function
 
     return decorate

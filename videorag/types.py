@@ -3,6 +3,7 @@
 The JSON their `to_dict()` / `search_json()` build is declared in `videorag.schemas` (one model a
 shape, shared by the HTTP API, MCP and the CLI's `--json`); the dicts are built here without
 pydantic, which stays off the CLI's import path, and tests/test_types.py holds each to its model."""
+
 from __future__ import annotations
 
 import math
@@ -59,8 +60,13 @@ class Citation:
 
     def to_dict(self) -> dict:
         """`schemas.Citation`."""
-        return {"video_id": self.video_id, "path": self.path, "start": seconds(self.start), "end": seconds(self.end),
-                "span": span(self.start, self.end)}
+        return {
+            "video_id": self.video_id,
+            "path": self.path,
+            "start": seconds(self.start),
+            "end": seconds(self.end),
+            "span": span(self.start, self.end),
+        }
 
 
 @dataclass(frozen=True)
@@ -73,13 +79,21 @@ class Hit:
     end: float
     score: float
     text: str
-    weak: bool = False   # below the relevance floor (`SearchConfig.weak_below`), or ranked under a hit that is: may not be about the query
+    # below the relevance floor (`SearchConfig.weak_below`), or ranked under a hit that is: may not be about the query
+    weak: bool = False
 
     def to_dict(self) -> dict:
         """`schemas.Hit`."""
-        return {"video_id": self.video_id, "path": self.path, "start": seconds(self.start),
-                "end": seconds(self.end), "span": span(self.start, self.end), "score": float(self.score),
-                "text": self.text, "weak": self.weak}
+        return {
+            "video_id": self.video_id,
+            "path": self.path,
+            "start": seconds(self.start),
+            "end": seconds(self.end),
+            "span": span(self.start, self.end),
+            "score": float(self.score),
+            "text": self.text,
+            "weak": self.weak,
+        }
 
     @property
     def citation(self) -> Citation:
@@ -100,13 +114,16 @@ class Claim:
     text: str
     citations: list[int]
     support: float | None = None
-    supported: bool | None = None   # support at or above the verifier's threshold (None: not verified)
+    supported: bool | None = None  # support at or above the verifier's threshold (None: not verified)
 
     def to_dict(self) -> dict:
         """`schemas.Claim`."""
-        return {"text": self.text, "citations": [i + 1 for i in self.citations],
-                "support": None if self.support is None else round(float(self.support), 3),
-                "supported": self.supported}
+        return {
+            "text": self.text,
+            "citations": [i + 1 for i in self.citations],
+            "support": None if self.support is None else round(float(self.support), 3),
+            "supported": self.supported,
+        }
 
 
 @dataclass
@@ -115,22 +132,28 @@ class Answer:
     answer: str
     citations: list[Citation]
     generator: str
-    judge: str | None = None   # the judge that chose the cited moments ("backend:model"), None: retrieval alone
+    judge: str | None = None  # the judge that chose the cited moments ("backend:model"), None: retrieval alone
     claims: list[Claim] = field(default_factory=list)
-    abstained: bool = False    # the videos do not cover the question: no answer was given
-    answerable: float | None = None   # P(the moments answer the question) (`videorag.answerability`)
+    abstained: bool = False  # the videos do not cover the question: no answer was given
+    answerable: float | None = None  # P(the moments answer the question) (`videorag.answerability`)
 
     def to_dict(self) -> dict:
         """`schemas.Answer`."""
-        return {"question": self.question, "answer": self.answer,
-                "citations": [c.to_dict() for c in self.citations], "generator": self.generator,
-                "judge": self.judge, "claims": [c.to_dict() for c in self.claims],
-                "parts": answer_parts(self.answer, self.claims, len(self.citations)), "abstained": self.abstained,
-                "answerable": self.answerable}
+        return {
+            "question": self.question,
+            "answer": self.answer,
+            "citations": [c.to_dict() for c in self.citations],
+            "generator": self.generator,
+            "judge": self.judge,
+            "claims": [c.to_dict() for c in self.claims],
+            "parts": answer_parts(self.answer, self.claims, len(self.citations)),
+            "abstained": self.abstained,
+            "answerable": self.answerable,
+        }
 
 
-_MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")   # [1] or [2, 3]: the moments cited, numbered from 1
-_MARKED = re.compile(r"\s*" + _MARKER.pattern)      # a marker and the space before it (a claim's text has neither)
+_MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")  # [1] or [2, 3]: the moments cited, numbered from 1
+_MARKED = re.compile(r"\s*" + _MARKER.pattern)  # a marker and the space before it (a claim's text has neither)
 
 
 def answer_parts(answer: str, claims: list[Claim], moments: int) -> list[dict]:
@@ -142,9 +165,9 @@ def answer_parts(answer: str, claims: list[Claim], moments: int) -> list[dict]:
     marks: list[list[int]] = []
     mark_of: list[int | None] = [None] * len(answer)
     for m in _MARKER.finditer(answer):
-        cited = [n for n in map(int, m.group(1).split(",")) if 0 < n <= moments]   # a model may invent a number
+        cited = [n for n in map(int, m.group(1).split(",")) if 0 < n <= moments]  # a model may invent a number
         if cited:
-            mark_of[m.start():m.end()] = [len(marks)] * (m.end() - m.start())
+            mark_of[m.start() : m.end()] = [len(marks)] * (m.end() - m.start())
             marks.append(cited)
     claim_of: list[int | None] = [None] * len(answer)
     for number, (start, end) in _claim_stretches(answer, claims):
@@ -152,19 +175,20 @@ def answer_parts(answer: str, claims: list[Claim], moments: int) -> list[dict]:
     parts = []
     for (claim, mark), run in groupby(range(len(answer)), key=lambda i: (claim_of[i], mark_of[i])):
         at = list(run)
-        parts.append({"text": answer[at[0]:at[-1] + 1], "claim": claim,
-                      "citations": [] if mark is None else marks[mark]})
+        parts.append(
+            {"text": answer[at[0] : at[-1] + 1], "claim": claim, "citations": [] if mark is None else marks[mark]}
+        )
     return parts
 
 
 def _claim_stretches(answer: str, claims: list[Claim]) -> list[tuple[int, tuple[int, int]]]:
     """(claim number from 1, (start, end) in `answer`) for each claim found, in order: from its
     first character to its last, the markers inside included."""
-    plain: list[str] = []   # the answer without its markers
-    where: list[int] = []   # each of its characters' place in the answer
+    plain: list[str] = []  # the answer without its markers
+    where: list[int] = []  # each of its characters' place in the answer
     at = 0
     for m in _MARKED.finditer(answer):
-        plain.append(answer[at:m.start()])
+        plain.append(answer[at : m.start()])
         where.extend(range(at, m.start()))
         at = m.end()
     plain.append(answer[at:])
@@ -228,8 +252,8 @@ class ChunkView:
     start: float
     end: float
     keyframes: list[float]
-    keyframe_vectors: np.ndarray   # (len(keyframes), visual dim)
-    vector: np.ndarray             # (visual dim,) the clip embedding
+    keyframe_vectors: np.ndarray  # (len(keyframes), visual dim)
+    vector: np.ndarray  # (visual dim,) the clip embedding
 
 
 @dataclass
@@ -243,9 +267,9 @@ class Evidence:
     segments: list[Segment]
     frames: list[Frame] = field(default_factory=list)
     view: str | None = None
-    screen: str = ""   # what the screen shows during the excerpt (OCR captions), when the index has them
-    steps: list = field(default_factory=list)   # the judged steps inside it (retrieve.base.Candidate,
-                                                # their own span and sentence, score P(yes)), best first
+    screen: str = ""  # what the screen shows during the excerpt (OCR captions), when the index has them
+    steps: list = field(default_factory=list)  # the judged steps inside it (retrieve.base.Candidate,
+    # their own span and sentence, score P(yes)), best first
 
     @property
     def shows_frames(self) -> bool:

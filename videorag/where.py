@@ -6,6 +6,7 @@ default `~/.config/videorag/last-index`); else `./videorag-index` (a new one). A
 writes (`index`) never falls back to the remembered index: new videos go where the user is,
 unless they name another index.
 """
+
 from __future__ import annotations
 
 import logging

@@ -12,6 +12,7 @@ MCP). It reads signals (`signals`) and a small calibrated model (`model`, weight
 
 `Verdict.probability` is reported with every answer (`Answer.answerable`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -25,9 +26,9 @@ __all__ = ["Answerability", "Verdict", "Signals", "Weights", "load"]
 @dataclass(frozen=True)
 class Verdict:
     answerable: bool
-    probability: float     # P(the moments answer the question), from the model that decided
-    stage: str             # "off-topic" (refused before any model), else the model that decided:
-                           # "cheap" (retrieval alone), "judged", "full" (with the generator's own)
+    probability: float  # P(the moments answer the question), from the model that decided
+    stage: str  # "off-topic" (refused before any model), else the model that decided:
+    # "cheap" (retrieval alone), "judged", "full" (with the generator's own)
     signals: Signals
 
 

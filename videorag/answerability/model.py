@@ -7,6 +7,7 @@ before any model runs, and every question when no judge runs); `judged` adds the
 the decision threshold chosen on its fit data (the P(answerable) under which `ask` abstains), and
 `cheap` an off-topic threshold (under it the question is refused before the judge or generator
 runs)."""
+
 from __future__ import annotations
 
 import json
@@ -27,7 +28,7 @@ class Logistic:
     scale: list[float]
     coef: list[float]
     intercept: float
-    threshold: float = 0.5    # P(answerable) under which the answer abstains
+    threshold: float = 0.5  # P(answerable) under which the answer abstains
 
     def probability(self, x: np.ndarray) -> np.ndarray:
         """P(answerable) for rows of `x` (columns in `features` order)."""
@@ -35,12 +36,13 @@ class Logistic:
         return 1.0 / (1.0 + np.exp(-(z @ np.asarray(self.coef) + self.intercept)))
 
     @classmethod
-    def fit(cls, features: tuple[str, ...], x: np.ndarray, y: np.ndarray, c: float = 1.0,
-            weight: np.ndarray | None = None) -> "Logistic":
+    def fit(
+        cls, features: tuple[str, ...], x: np.ndarray, y: np.ndarray, c: float = 1.0, weight: np.ndarray | None = None
+    ) -> "Logistic":
         """Standardised features, L2-regularised logistic regression (`weight`: per row)."""
         from sklearn.linear_model import LogisticRegression
 
-        mean, scale = x.mean(0), np.maximum(x.std(0), 0.05)   # a constant feature stays harmless
+        mean, scale = x.mean(0), np.maximum(x.std(0), 0.05)  # a constant feature stays harmless
         lr = LogisticRegression(C=c).fit((x - mean) / scale, y, sample_weight=weight)
         return cls(tuple(features), mean.tolist(), scale.tolist(), lr.coef_[0].tolist(), float(lr.intercept_[0]))
 
@@ -53,8 +55,8 @@ class Weights:
     cheap: Logistic
     judged: Logistic
     full: Logistic
-    offtopic: float                 # cheap P(answerable) under which a question is off-topic
-    fitted_on: dict = field(default_factory=dict)   # what the weights were fitted on, and how well they did
+    offtopic: float  # cheap P(answerable) under which a question is off-topic
+    fitted_on: dict = field(default_factory=dict)  # what the weights were fitted on, and how well they did
 
     def model(self, name: str) -> Logistic:
         return getattr(self, name)
@@ -77,5 +79,7 @@ def load(path: str | Path | None = None) -> Weights:
     try:
         return Weights.from_dict(json.loads(path.read_text()))
     except (OSError, KeyError, TypeError, ValueError) as exc:
-        raise ConfigError(f"cannot read the answerability weights {path} ({exc})",
-                          "refit them: python -m benchmarks answerability --refit") from exc
+        raise ConfigError(
+            f"cannot read the answerability weights {path} ({exc})",
+            "refit them: python -m benchmarks answerability --refit",
+        ) from exc

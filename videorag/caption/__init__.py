@@ -6,15 +6,19 @@ Backends by name: `ocr` (default offline choice: on-screen text read by Tesserac
 from the last kept one, and join each description with the transcript around the frame:
 "on screen: … | said: …".
 """
+
 from __future__ import annotations
 
 from ..registry import Registry
 from .base import Captioner, caption_frames, join, said_around
 
-BACKENDS = Registry("captioner", {
-    "ocr": "videorag.caption.ocr:OCRCaptioner",
-    "openai": "videorag.caption.openai:OpenAICaptioner",
-})
+BACKENDS = Registry(
+    "captioner",
+    {
+        "ocr": "videorag.caption.ocr:OCRCaptioner",
+        "openai": "videorag.caption.openai:OpenAICaptioner",
+    },
+)
 
 __all__ = ["BACKENDS", "Captioner", "caption_frames", "create_captioner", "join", "said_around"]
 

@@ -5,6 +5,7 @@ A backend needs `name`, `model_name` and `caption(frames, segments)`. Backends t
 distinct frames into text can implement `describe(frames) -> list[str]` and let
 `caption_frames` do the rest (deduplication, transcript joining, empty captions dropped).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -29,8 +30,9 @@ class Captioner(Protocol):
 
 def said_around(segments: list[Segment], t: float, seconds: float = SAID_SECONDS) -> str:
     """The text of the segments overlapping [t - seconds, t + seconds], in order."""
-    return " ".join(s.text.strip() for s in segments
-                    if s.end >= t - seconds and s.start <= t + seconds and s.text.strip())
+    return " ".join(
+        s.text.strip() for s in segments if s.end >= t - seconds and s.start <= t + seconds and s.text.strip()
+    )
 
 
 def join(label: str, seen: str, said: str) -> str:
@@ -45,9 +47,14 @@ def seen(caption: str) -> str:
     return "" if first.startswith("said: ") else first.split(": ", 1)[-1]
 
 
-def caption_frames(frames: list[Frame], segments: list[Segment], describe: Callable[[list[Frame]], list[str]],
-                   label: str, said_seconds: float = SAID_SECONDS,
-                   changed_share: float = CHANGED_SHARE) -> list[Caption]:
+def caption_frames(
+    frames: list[Frame],
+    segments: list[Segment],
+    describe: Callable[[list[Frame]], list[str]],
+    label: str,
+    said_seconds: float = SAID_SECONDS,
+    changed_share: float = CHANGED_SHARE,
+) -> list[Caption]:
     """Describe the distinct frames only (a repeated frame reuses the description of the last
     kept one), then join each frame's description with the transcript around it."""
     owners = distinct(frames, changed_share)

@@ -1,6 +1,7 @@
 """Cheap perceptual deduplication of consecutive frames: small grayscale thumbnails compared
 pixel by pixel. A frame counts as new when enough thumbnail pixels changed noticeably — a slide
 change, a new line of text, a cut — and as a repeat when only compression noise differs."""
+
 from __future__ import annotations
 
 import io
@@ -10,9 +11,9 @@ from PIL import Image
 
 from ..types import Frame
 
-THUMB_SIZE = (64, 36)   # thumbnail (width, height); aspect ratio is ignored
-CHANGED_LEVEL = 16      # grey levels a thumbnail pixel must move to count as changed
-CHANGED_SHARE = 0.005   # share of changed pixels that makes a frame new (a line of text ≈ 0.02)
+THUMB_SIZE = (64, 36)  # thumbnail (width, height); aspect ratio is ignored
+CHANGED_LEVEL = 16  # grey levels a thumbnail pixel must move to count as changed
+CHANGED_SHARE = 0.005  # share of changed pixels that makes a frame new (a line of text ≈ 0.02)
 
 
 def thumbnail(jpeg: bytes) -> np.ndarray:

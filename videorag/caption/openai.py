@@ -7,6 +7,7 @@ server lists), $OPENAI_API_KEY. Requests go through `videorag.llm.server`. A ser
 takes no images (most local ones serve a text model) cannot caption: a `CaptionError` says so,
 at once for every later frame.
 """
+
 from __future__ import annotations
 
 import logging
@@ -20,16 +21,24 @@ from .dedup import CHANGED_SHARE
 
 log = logging.getLogger(__name__)
 
-PROMPT = ("Describe this video frame in one or two sentences: the setting, the objects, the people "
-          "and what they are doing, and any text shown on screen. Do not guess beyond the picture.")
+PROMPT = (
+    "Describe this video frame in one or two sentences: the setting, the objects, the people "
+    "and what they are doing, and any text shown on screen. Do not guess beyond the picture."
+)
 
 
 class OpenAICaptioner:
     name = "openai"
 
-    def __init__(self, model: str | None = None, base_url: str | None = None, max_tokens: int = 96,
-                 timeout: float = 120.0, said_seconds: float = SAID_SECONDS,
-                 changed_share: float = CHANGED_SHARE):
+    def __init__(
+        self,
+        model: str | None = None,
+        base_url: str | None = None,
+        max_tokens: int = 96,
+        timeout: float = 120.0,
+        said_seconds: float = SAID_SECONDS,
+        changed_share: float = CHANGED_SHARE,
+    ):
         self.base_url = server_url(base_url)
         self._model = model or os.environ.get("OPENAI_MODEL")
         self.max_tokens, self.timeout = max_tokens, timeout
@@ -52,8 +61,12 @@ class OpenAICaptioner:
         if not takes_images(self.base_url, self.model_name):
             raise self._no_images()
         content = [image_part(frame.jpeg), {"type": "text", "text": PROMPT}]
-        body = {"model": self.model_name, "messages": [{"role": "user", "content": content}],
-                "max_tokens": self.max_tokens, "temperature": 0.0}
+        body = {
+            "model": self.model_name,
+            "messages": [{"role": "user", "content": content}],
+            "max_tokens": self.max_tokens,
+            "temperature": 0.0,
+        }
         try:
             return " ".join(chat(self.base_url, body, self.timeout).split())
         except GenerationError as exc:
@@ -62,6 +75,8 @@ class OpenAICaptioner:
             raise
 
     def _no_images(self, said: str = "") -> CaptionError:
-        return CaptionError(f"{self.base_url} (model {self.model_name}) takes no images{said}: the openai "
-                            "captioner describes frames", "serve a vision-language model (llama.cpp with --mmproj, "
-                            "a vision model in Ollama or vLLM), or caption with --captions ocr")
+        return CaptionError(
+            f"{self.base_url} (model {self.model_name}) takes no images{said}: the openai captioner describes frames",
+            "serve a vision-language model (llama.cpp with --mmproj, "
+            "a vision model in Ollama or vLLM), or caption with --captions ocr",
+        )

@@ -3,6 +3,7 @@
 `parser` declares the subcommands, `commands` runs them, `app` ties both (`main`). What other
 command lines share with this one lives outside this package, in `videorag.console` (exit
 statuses, the parser, printing) and `videorag.options` (the options that set config fields)."""
+
 from __future__ import annotations
 
 from ..console import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE

@@ -1,4 +1,5 @@
 """`python -m videorag.cli`: the `videorag` command."""
+
 import sys
 
 from .app import main

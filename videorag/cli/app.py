@@ -1,4 +1,5 @@
 """`videorag ARGV...`: parse, build the config, run the subcommand; domain errors in one line."""
+
 from __future__ import annotations
 
 import logging
@@ -26,12 +27,12 @@ def setup_logging(verbose: bool, stages: bool = False) -> None:
     shown.setLevel(logging.INFO if verbose else logging.WARNING)
     handlers = [shown]
     if stages:
-        lines = logging.StreamHandler()   # the message alone
+        lines = logging.StreamHandler()  # the message alone
         lines.addFilter(_stage)
         shown.addFilter(lambda record: not _stage(record))
         handlers.append(lines)
     for handler in handlers:
-        handler.videorag_cli = True   # type: ignore[attr-defined]  # our mark, found again by getattr above
+        handler.videorag_cli = True  # type: ignore[attr-defined]  # our mark, found again by getattr above
         log.addHandler(handler)
     log.setLevel(logging.INFO if verbose or stages else logging.WARNING)
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # model libraries: no chatter
@@ -60,12 +61,12 @@ def run(args) -> int:
 
     if args.index is None:
         args.index, args.index_chosen_by = default_index(writing=args.command == "index")
-        if args.index_chosen_by.startswith(REMEMBERED):   # not named here: say which, lest it change unseen
+        if args.index_chosen_by.startswith(REMEMBERED):  # not named here: say which, lest it change unseen
             say(f"using index {args.index} (the one built last; --index to choose)")
     else:
         args.index_chosen_by = "--index"
     if args.command in CARRIED and (status := answered_by_server(args)) is not None:
-        return status   # a running `videorag serve` of this index answered: no models loaded here
+        return status  # a running `videorag serve` of this index answered: no models loaded here
     from ..pipeline import VideoRAG
 
     return ON_INDEX[args.command](VideoRAG(args.index, make_config(args)), args)

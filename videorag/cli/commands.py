@@ -1,4 +1,5 @@
 """What each `videorag` subcommand does, given the index it opens (`rag`) and its arguments."""
+
 from __future__ import annotations
 
 import sys
@@ -22,7 +23,7 @@ def _print_json(rag, obj: dict) -> int:
 def cmd_index(rag, args) -> int:
     from ..ingest.progress import stage_lines
 
-    say("loading models…")   # seconds of imports and weights before the first file's stage
+    say("loading models…")  # seconds of imports and weights before the first file's stage
     report = rag.add(args.paths, stages=None if rag.config.show_progress else stage_lines(say))
     for f in report.files:
         if f.status == "failed":
@@ -47,8 +48,10 @@ def cmd_check(rag, args) -> int:
         print(f"ok: {rag.location} holds {rag.library.info()['videos']} videos, no problems", file=sys.stderr)
         return EXIT_OK
     if not args.repair:
-        print(f"{len(problems)} problems; run `videorag check --repair --index {rag.location}` to fix them",
-              file=sys.stderr)
+        print(
+            f"{len(problems)} problems; run `videorag check --repair --index {rag.location}` to fix them",
+            file=sys.stderr,
+        )
         return EXIT_ERROR
     return EXIT_OK
 
@@ -68,10 +71,12 @@ def cmd_info(rag, args) -> int:
     if args.json:
         stats["videos_list"] = rag.library.index.videos(["video_id", "path", "duration", "source"]).to_pylist()
         return _print_json(rag, stats)
-    print(f"index   {stats['path']}  ({stats['chosen_by']})\nvideos  {stats['videos']} ({stats['hours']} h)\n"
-          f"units   {stats['units']} segments and chunks\nframes  {stats['frames']}\n"
-          f"captions {stats.get('captions', 0)}\n"
-          f"disk    {stats['disk_bytes'] / 1e6:.1f} MB")
+    print(
+        f"index   {stats['path']}  ({stats['chosen_by']})\nvideos  {stats['videos']} ({stats['hours']} h)\n"
+        f"units   {stats['units']} segments and chunks\nframes  {stats['frames']}\n"
+        f"captions {stats.get('captions', 0)}\n"
+        f"disk    {stats['disk_bytes'] / 1e6:.1f} MB"
+    )
     for key, value in stats["models"].items():
         print(f"model   {key} = {value}")
     search = stats["search"]
@@ -127,6 +132,7 @@ def _say_when_writing(generator) -> None:
                 pending.clear()
                 say("writing the answer…")
             return method(*args, **kwargs)
+
         return call
 
     for name in ("covered", "generate", "stream"):
@@ -150,15 +156,20 @@ def cmd_models(args) -> int:
     from ..models import PRESETS, assemble, assembled_path, install_command, installed
 
     if args.assemble:
-        names = [n for n, p in PRESETS.items() if p.parts and installed(p)] if args.assemble == "all" else [args.assemble]
+        names = (
+            [n for n, p in PRESETS.items() if p.parts and installed(p)] if args.assemble == "all" else [args.assemble]
+        )
         for name in names:
             if name not in PRESETS or PRESETS[name].parts is None:
                 raise VideoRAGError(f"{name!r} is not a split model", "see `videorag models`")
             print(f"{name}: {assemble(PRESETS[name])}", file=sys.stderr)
         return EXIT_OK
     for name, preset in PRESETS.items():
-        state = ("assembled" if preset.parts and assembled_path(preset) else "installed") if installed(preset) \
+        state = (
+            ("assembled" if preset.parts and assembled_path(preset) else "installed")
+            if installed(preset)
             else f"not installed: {install_command(preset)}"
+        )
         print(f"{name:36s} {preset.use:45s} {preset.licence:19s} {state}")
     return EXIT_OK
 
@@ -173,13 +184,16 @@ def cmd_train_frame_selector(rag, args) -> int:
     from ..eval.datasets import load_golden_jsonl
     from ..finetune.frame_selector import train_frame_selector
 
-    report = train_frame_selector(rag, load_golden_jsonl(args.qa), args.generation, args.max_items,
-                                  args.epochs, rag.config.show_progress)
+    report = train_frame_selector(
+        rag, load_golden_jsonl(args.qa), args.generation, args.max_items, args.epochs, rag.config.show_progress
+    )
     for kind in ("retrieval", "generation"):
         if kind in report:
             losses = report[kind]["losses"]
-            print(f"{kind}: {report[kind]['samples']} labelled subsets, loss {losses[0]:.3f} -> {losses[-1]:.3f}",
-                  file=sys.stderr)
+            print(
+                f"{kind}: {report[kind]['samples']} labelled subsets, loss {losses[0]:.3f} -> {losses[-1]:.3f}",
+                file=sys.stderr,
+            )
     print(f"saved with the index; {report['refreshed_videos']} videos re-selected", file=sys.stderr)
     return EXIT_OK
 
@@ -202,6 +216,15 @@ def cmd_mcp(rag, args) -> int:
     return EXIT_OK
 
 
-ON_INDEX = {"index": cmd_index, "remove": cmd_remove, "check": cmd_check, "info": cmd_info,
-            "optimize": cmd_optimize, "search": cmd_search, "ask": cmd_ask,
-            "train-frame-selector": cmd_train_frame_selector, "serve": cmd_serve, "mcp": cmd_mcp}
+ON_INDEX = {
+    "index": cmd_index,
+    "remove": cmd_remove,
+    "check": cmd_check,
+    "info": cmd_info,
+    "optimize": cmd_optimize,
+    "search": cmd_search,
+    "ask": cmd_ask,
+    "train-frame-selector": cmd_train_frame_selector,
+    "serve": cmd_serve,
+    "mcp": cmd_mcp,
+}

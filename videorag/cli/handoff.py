@@ -5,6 +5,7 @@ Only the command's request can be handed over (`videorag.requests`: the query, -
 the server decides, as for any client (its method, whether it judges). Another option (a config
 setting, `--set`), `--no-server` or $VIDEORAG_NO_SERVER keep the command in this process, as
 does a server that cannot be reached."""
+
 from __future__ import annotations
 
 import os
@@ -16,8 +17,8 @@ from ..options import CONFIG, REQUESTS
 from ..requests import OPERATIONS, AskRequest, SearchRequest, params
 from ..types import Answer, Citation, Claim, Hit
 
-CARRIED = OPERATIONS   # the commands a server can answer: those sending a request
-ROUTES = {SearchRequest: ("GET", "/search"), AskRequest: ("POST", "/ask")}   # the HTTP API's, per request
+CARRIED = OPERATIONS  # the commands a server can answer: those sending a request
+ROUTES = {SearchRequest: ("GET", "/search"), AskRequest: ("POST", "/ask")}  # the HTTP API's, per request
 
 
 def answered_by_server(args) -> int | None:
@@ -47,11 +48,20 @@ def answered_by_server(args) -> int | None:
 
 def answer(reply: dict) -> Answer:
     """An answer from its JSON (`Answer.to_dict`)."""
-    claims = [Claim(c["text"], [n - 1 for n in c["citations"]], c.get("support"), c.get("supported"))
-              for c in reply.get("claims", [])]
-    return Answer(reply["question"], reply["answer"], [_made(Citation, c) for c in reply["citations"]],
-                  reply["generator"], reply.get("judge"), claims, reply.get("abstained", False),
-                  reply.get("answerable"))
+    claims = [
+        Claim(c["text"], [n - 1 for n in c["citations"]], c.get("support"), c.get("supported"))
+        for c in reply.get("claims", [])
+    ]
+    return Answer(
+        reply["question"],
+        reply["answer"],
+        [_made(Citation, c) for c in reply["citations"]],
+        reply["generator"],
+        reply.get("judge"),
+        claims,
+        reply.get("abstained", False),
+        reply.get("answerable"),
+    )
 
 
 def _made(kind: type, data: dict):

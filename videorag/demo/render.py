@@ -2,6 +2,7 @@
 
 Used by `videorag demo` and by the tests, which need media with known words at known times.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -19,7 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 from ..errors import MissingDependencyError
 
 SAMPLE_RATE = 22050  # espeak-ng's native rate
-PAUSE = 0.8          # seconds of silence after each step
+PAUSE = 0.8  # seconds of silence after each step
 PALETTE = [(38, 70, 83), (42, 157, 143), (233, 196, 106), (244, 162, 97), (231, 111, 81), (90, 60, 120)]
 
 
@@ -36,8 +37,9 @@ class HowTo:
 
     def __post_init__(self) -> None:
         if self.slides and len(self.slides) != len(self.steps):
-            raise ValueError(f"`slides` needs one text per step: got {len(self.slides)} slides "
-                             f"for {len(self.steps)} steps")
+            raise ValueError(
+                f"`slides` needs one text per step: got {len(self.slides)} slides for {len(self.steps)} steps"
+            )
 
     def slide(self, i: int) -> str:
         return self.slides[i] if self.slides else self.steps[i]
@@ -55,8 +57,7 @@ def speak(text: str, speed: int = 165) -> np.ndarray:
     if shutil.which("espeak-ng") is None:
         raise MissingDependencyError("espeak-ng is not installed", "apt-get install espeak-ng")
     with tempfile.NamedTemporaryFile(suffix=".wav") as tmp:
-        subprocess.run(["espeak-ng", "-s", str(speed), "-w", tmp.name, text], check=True,
-                       capture_output=True)
+        subprocess.run(["espeak-ng", "-s", str(speed), "-w", tmp.name, text], check=True, capture_output=True)
         with wave.open(tmp.name) as wav:
             return np.frombuffer(wav.readframes(wav.getnframes()), np.int16)
 
@@ -79,8 +80,15 @@ def _slide(title: str, text: str, color: tuple, size: tuple[int, int]) -> np.nda
     return np.asarray(image)
 
 
-def render(howto: HowTo, path: Path, fps: int = 10, size: tuple[int, int] = (480, 270),
-           audio: bool = True, gop: int | None = None, speed: int = 165) -> list[StepSpan]:
+def render(
+    howto: HowTo,
+    path: Path,
+    fps: int = 10,
+    size: tuple[int, int] = (480, 270),
+    audio: bool = True,
+    gop: int | None = None,
+    speed: int = 165,
+) -> list[StepSpan]:
     """Write `howto` to `path` (mp4/mkv/webm by suffix); returns each step's time span.
     `speed` is espeak-ng's speaking rate (its words per minute setting)."""
     speech = [speak(s, speed) for s in howto.steps]

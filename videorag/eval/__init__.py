@@ -1,13 +1,24 @@
 """Evaluation harness: datasets, metrics, methods, reports (`videorag eval`). Its names load on
 first use (`videorag --help` builds the eval parser without importing the runner)."""
+
 from __future__ import annotations
 
 import importlib
 
-_HOMES = {"EvalItem": "datasets", "load_golden_jsonl": "datasets", "load_transcripts": "datasets",
-          "load_triplets": "datasets", "load_wikihow_qa": "datasets", "Score": "metrics", "bleu4": "metrics",
-          "retrieval_scores": "metrics", "rouge_l": "metrics", "evaluate_generation": "runner",
-          "evaluate_retrieval": "runner", "score_predictions": "runner"}
+_HOMES = {
+    "EvalItem": "datasets",
+    "load_golden_jsonl": "datasets",
+    "load_transcripts": "datasets",
+    "load_triplets": "datasets",
+    "load_wikihow_qa": "datasets",
+    "Score": "metrics",
+    "bleu4": "metrics",
+    "retrieval_scores": "metrics",
+    "rouge_l": "metrics",
+    "evaluate_generation": "runner",
+    "evaluate_retrieval": "runner",
+    "score_predictions": "runner",
+}
 
 __all__ = sorted(_HOMES)
 

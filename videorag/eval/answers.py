@@ -30,6 +30,7 @@ or None when their denominator is empty:
 abbreviations to one form ("tyre" = "tire", "metre" = "meter", "cm" = "centimeter"); the other
 punctuation dropped (a decimal point between digits kept); whitespace collapsed.
 """
+
 from __future__ import annotations
 
 import re
@@ -39,18 +40,39 @@ import numpy as np
 
 from .metrics import rouge_l
 
-_UNITS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                     "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_UNITS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve "
+        "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+    )
+}
 _TENS = {w: 10 * n for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
 _DIGITS = {w: str(n) for w, n in _UNITS.items() if n < 10}
-_SPELLING = {"tyre": "tire", "tyres": "tires", "colour": "color", "colours": "colors", "colouring": "coloring",
-             "grey": "gray", "cm": "centimeter", "mm": "millimeter", "ml": "milliliter", "km": "kilometer",
-             "kg": "kilogram", "min": "minute", "mins": "minutes", "hr": "hour", "hrs": "hours",
-             "sec": "second", "secs": "seconds"}
+_SPELLING = {
+    "tyre": "tire",
+    "tyres": "tires",
+    "colour": "color",
+    "colours": "colors",
+    "colouring": "coloring",
+    "grey": "gray",
+    "cm": "centimeter",
+    "mm": "millimeter",
+    "ml": "milliliter",
+    "km": "kilometer",
+    "kg": "kilogram",
+    "min": "minute",
+    "mins": "minutes",
+    "hr": "hour",
+    "hrs": "hours",
+    "sec": "second",
+    "secs": "seconds",
+}
 STOP_WORDS = frozenset(
     "a an the of to in on at for with and or is are was were be been it its this that these those as by from "
     "into onto your you my i me we our do does did how what which when where why who whom should can could "
-    "would will shall about just so if then there their they them he she his her".split())
+    "would will shall about just so if then there their they them he she his her".split()
+)
 
 
 # -- normalisation ------------------------------------------------------------------------------
@@ -62,8 +84,8 @@ def _spell(word: str) -> str:
 
 def _tokens(text: str) -> list[str]:
     text = text.lower().replace("%", " percent ").replace("°", " degree ")
-    text = re.sub(r"(?<=\d),(?=\d{3})", "", text)       # 3,200 -> 3200
-    text = re.sub(r"['’]", "", text)                   # plumber's -> plumbers
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", text)  # 3,200 -> 3200
+    text = re.sub(r"['’]", "", text)  # plumber's -> plumbers
     return [_spell(w) for w in re.findall(r"\d+(?:\.\d+)?|[^\W\d_]+", text)]
 
 
@@ -88,7 +110,7 @@ def _plus(words: list[str], i: int, value: int, part) -> tuple[int, int]:
 
 def _scaled(words: list[str], i: int, scale: str, factor: int, below) -> tuple[int | None, int]:
     """'[a | below] scale [and] rest', e.g. 'a hundred and five', 'three thousand two hundred'."""
-    if words[i:i + 2] == ["a", scale]:
+    if words[i : i + 2] == ["a", scale]:
         value, j = 1, i + 1
     else:
         value, j = below(words, i)
@@ -128,9 +150,9 @@ def _number(words: list[str], i: int) -> tuple[str | None, int]:
         if number is None:
             return None, i
         whole = number
-    if words[j:j + 3] == ["and", "a", "half"]:
+    if words[j : j + 3] == ["and", "a", "half"]:
         return f"{whole}.5", j + 3
-    digits, end = _decimals(words, j + 1) if words[j:j + 1] == ["point"] else ("", j)
+    digits, end = _decimals(words, j + 1) if words[j : j + 1] == ["point"] else ("", j)
     return (f"{whole}.{digits}", end) if digits else (str(whole), j)
 
 
@@ -156,7 +178,7 @@ def _stem(word: str) -> str:
 
 def _contains(words: list[str], phrase: list[str]) -> bool:
     n = len(phrase)
-    return any(words[k:k + n] == phrase for k in range(len(words) - n + 1))
+    return any(words[k : k + n] == phrase for k in range(len(words) - n + 1))
 
 
 def has_fact(answer: str, fact: str) -> bool:
@@ -181,13 +203,17 @@ def has_fact(answer: str, fact: str) -> bool:
 # -- scoring ------------------------------------------------------------------------------------
 def _pairs(items: list[dict], answers: list[dict]) -> list[tuple[dict, dict]]:
     if len(items) != len(answers):
-        raise ValueError(f"got {len(items)} items and {len(answers)} answers: answers pair with items by "
-                         f"position, one `videorag ask --json` output per item")
+        raise ValueError(
+            f"got {len(items)} items and {len(answers)} answers: answers pair with items by "
+            f"position, one `videorag ask --json` output per item"
+        )
     for item, answer in zip(items, answers):
         asked = (answer.get("question") or item["question"]).strip()
         if asked != item["question"].strip():
-            raise ValueError(f"item {item['id']!r} asks {item['question']!r} but its answer is to {asked!r}: "
-                             f"keep the answers in the items' order")
+            raise ValueError(
+                f"item {item['id']!r} asks {item['question']!r} but its answer is to {asked!r}: "
+                f"keep the answers in the items' order"
+            )
     return list(zip(items, answers))
 
 
@@ -212,11 +238,19 @@ def _row(item: dict, answer: dict) -> dict:
     answer, `cited_ok` those on the gold window; `support` lists every claim's support value."""
     answerable, abstained = item["answer"] is not None, bool(answer.get("abstained"))
     checked = _checked_citations(answer) if answerable and not abstained else []
-    return {"id": item["id"], "split": item.get("split"), "kind": item.get("kind"), "answerable": answerable,
-            "fact_ok": (not abstained and has_fact(answer.get("answer") or "", item["answer"])) if answerable else None,
-            "abstained": abstained, "cited": len(checked), "cited_ok": sum(_on_window(c, item) for c in checked),
-            "cited_seconds": [round(c["end"] - c["start"], 3) for c in checked], "p": answer.get("answerable"),
-            "support": [claim.get("support") for claim in answer.get("claims") or []]}
+    return {
+        "id": item["id"],
+        "split": item.get("split"),
+        "kind": item.get("kind"),
+        "answerable": answerable,
+        "fact_ok": (not abstained and has_fact(answer.get("answer") or "", item["answer"])) if answerable else None,
+        "abstained": abstained,
+        "cited": len(checked),
+        "cited_ok": sum(_on_window(c, item) for c in checked),
+        "cited_seconds": [round(c["end"] - c["start"], 3) for c in checked],
+        "p": answer.get("answerable"),
+        "support": [claim.get("support") for claim in answer.get("claims") or []],
+    }
 
 
 def _ratio(part: float, whole: float) -> float | None:
@@ -224,8 +258,11 @@ def _ratio(part: float, whole: float) -> float | None:
 
 
 def _rouge(pairs: list[tuple[dict, dict]], rows: list[dict]) -> float | None:
-    scored = [(answer.get("answer") or "", item["reference"]) for (item, answer), row in zip(pairs, rows)
-              if row["answerable"] and not row["abstained"] and item.get("reference")]
+    scored = [
+        (answer.get("answer") or "", item["reference"])
+        for (item, answer), row in zip(pairs, rows)
+        if row["answerable"] and not row["abstained"] and item.get("reference")
+    ]
     return rouge_l([p for p, _ in scored], [r for _, r in scored]).value if scored else None
 
 
@@ -240,7 +277,9 @@ def score_answers(items: list[dict], answers: list[dict], threshold: float = 0.5
     spoken = [r for r in answerable if not r["abstained"]]
     supports = [s for r in rows if not r["abstained"] for s in r["support"] if s is not None]
     return {
-        "n": len(rows), "answerable": len(answerable), "unanswerable": len(unanswerable),
+        "n": len(rows),
+        "answerable": len(answerable),
+        "unanswerable": len(unanswerable),
         "key_fact_accuracy": _ratio(sum(r["fact_ok"] for r in answerable), len(answerable)),
         "rouge_l": _rouge(pairs, rows),
         "citation_precision": _ratio(sum(r["cited_ok"] for r in spoken), sum(r["cited"] for r in spoken)),
@@ -248,7 +287,8 @@ def score_answers(items: list[dict], answers: list[dict], threshold: float = 0.5
         "abstention_precision": _ratio(sum(not r["answerable"] for r in abstained), len(abstained)),
         "abstention_recall": _ratio(sum(r["abstained"] for r in unanswerable), len(unanswerable)),
         "false_abstention": _ratio(sum(r["abstained"] for r in answerable), len(answerable)),
-        **_answerability(rows), **_lengths([s for r in spoken for s in r["cited_seconds"]]),
+        **_answerability(rows),
+        **_lengths([s for r in spoken for s in r["cited_seconds"]]),
         "per_item": rows,
     }
 
@@ -261,8 +301,10 @@ def _answerability(rows: list[dict]) -> dict:
 
 
 def _lengths(seconds: list[float]) -> dict:
-    return {"cited_seconds_p50": float(np.median(seconds)) if seconds else None,
-            "cited_within_15s": _ratio(sum(s <= 15.0 for s in seconds), len(seconds))}
+    return {
+        "cited_seconds_p50": float(np.median(seconds)) if seconds else None,
+        "cited_within_15s": _ratio(sum(s <= 15.0 for s in seconds), len(seconds)),
+    }
 
 
 def auroc(labels: np.ndarray, scores: np.ndarray) -> float | None:
@@ -303,13 +345,26 @@ def _answerable(row: dict, facts: dict, references: dict, split: str | None) -> 
     if row["id"] not in facts:
         raise ValueError(f"no key fact for {row['id']!r}: add it to benchmarks/answers/facts.json")
     window = row["windows"][row["relevant"][0]][0]
-    return {"id": row["id"], "question": row["query"], "video": row["video"], "window": list(window),
-            "answer": facts[row["id"]], "reference": references.get(row["id"]), "split": split,
-            "kind": row["kind"]}
+    return {
+        "id": row["id"],
+        "question": row["query"],
+        "video": row["video"],
+        "window": list(window),
+        "answer": facts[row["id"]],
+        "reference": references.get(row["id"]),
+        "split": split,
+        "kind": row["kind"],
+    }
 
 
-def golden(moments_jsonl: list[dict], facts: dict, unanswerable: list[dict], references: dict | None = None,
-           *, split: str | None = None) -> list[dict]:
+def golden(
+    moments_jsonl: list[dict],
+    facts: dict,
+    unanswerable: list[dict],
+    references: dict | None = None,
+    *,
+    split: str | None = None,
+) -> list[dict]:
     """The items of one split: its moment golden rows (window = the first window in the relevant
     video), each with its key fact and, when given, its reference text (`references`: id -> the
     answering line(s)); then the unanswerable questions, each "near" a video of these rows (its
@@ -319,8 +374,20 @@ def golden(moments_jsonl: list[dict], facts: dict, unanswerable: list[dict], ref
     for n, question in enumerate(unanswerable, 1):
         near = question["near"]
         if near not in kinds:
-            raise ValueError(f"unanswerable question {question['question']!r} is near {near!r}, which is not "
-                             f"a video of these rows: {sorted(kinds)}")
-        items.append({"id": f"{near}#unanswerable-{n}", "question": question["question"], "video": near,
-                      "window": None, "answer": None, "reference": None, "split": split, "kind": kinds[near]})
+            raise ValueError(
+                f"unanswerable question {question['question']!r} is near {near!r}, which is not "
+                f"a video of these rows: {sorted(kinds)}"
+            )
+        items.append(
+            {
+                "id": f"{near}#unanswerable-{n}",
+                "question": question["question"],
+                "video": near,
+                "window": None,
+                "answer": None,
+                "reference": None,
+                "split": split,
+                "kind": kinds[near],
+            }
+        )
     return items

@@ -1,6 +1,7 @@
 """`videorag eval ...`: retrieval, α sweep, reproduction of the paper's rows, generation, and a
 golden set over a user's own index. Its arguments and what the handlers (`commands`) share;
 `videorag.eval.dispatch.run` runs a parsed command."""
+
 from __future__ import annotations
 
 import os
@@ -24,8 +25,15 @@ def add_parser(sub) -> None:
     (ablations) beside the config options."""
     parser = sub.add_parser("eval", help="evaluate retrieval and generation (VideoRAG paper's bench)")
     ev = parser.add_subparsers(dest="eval_command", required=True)
-    for add in (_retrieval_args, _sweep_args, _reproduce_args, _generation_args, _index_args, _answers_args,
-                _make_qa_args):
+    for add in (
+        _retrieval_args,
+        _sweep_args,
+        _reproduce_args,
+        _generation_args,
+        _index_args,
+        _answers_args,
+        _make_qa_args,
+    ):
         add(ev)
 
 
@@ -49,9 +57,12 @@ def _reproduce_args(ev) -> None:
 
 def _generation_args(ev) -> None:
     p = ev.add_parser("generation", help="answer queries and score them (ROUGE-L, BLEU-4, ...)")
-    p.add_argument("--method", default="textvideorag",
-                   help="naive | oracle | textrag | a retrieval method whose best transcripts the generator "
-                        "reads (textvideorag, best, ...; default %(default)s)")
+    p.add_argument(
+        "--method",
+        default="textvideorag",
+        help="naive | oracle | textrag | a retrieval method whose best transcripts the generator "
+        "reads (textvideorag, best, ...; default %(default)s)",
+    )
     p.add_argument("--documents", type=Path, help="textrag: JSONL {id, text} document corpus")
     p.add_argument("--textrag-retriever", default="bm25", choices=("bm25", "dense"))
     p.add_argument("--judge", default=None, help="G-Eval judge backend (llamacpp | openai)")
@@ -64,10 +75,18 @@ def _index_args(ev) -> None:
     p.add_argument("--index", required=True, metavar="DIR")
     p.add_argument("--golden", required=True, type=Path, metavar="FILE")
     p.add_argument("--triplets", action="store_true", help="FILE holds {query, video_id, start, end, answer}")
-    p.add_argument("--method", dest="methods", default="textvideorag", metavar="NAME[,NAME...]",
-                   help="search method(s), comma-separated: one row each (default %(default)s)")
-    p.add_argument("--judge", default=None, help="generation pass rate judged by this generator (llamacpp | openai); "
-                   "--generator answers")
+    p.add_argument(
+        "--method",
+        dest="methods",
+        default="textvideorag",
+        metavar="NAME[,NAME...]",
+        help="search method(s), comma-separated: one row each (default %(default)s)",
+    )
+    p.add_argument(
+        "--judge",
+        default=None,
+        help="generation pass rate judged by this generator (llamacpp | openai); --generator answers",
+    )
     p.add_argument("--judge-model", default=None)
     _config_args(p, "eval index")
     _out_args(p)
@@ -76,8 +95,13 @@ def _index_args(ev) -> None:
 def _answers_args(ev) -> None:
     p = ev.add_parser("answers", help="a golden answer set over your index: key facts, citations, claims, abstention")
     p.add_argument("--index", required=True, metavar="DIR")
-    p.add_argument("--golden", required=True, type=Path, metavar="FILE",
-                   help="JSONL {id, question, video, window, answer (key fact; null: no video answers), reference}")
+    p.add_argument(
+        "--golden",
+        required=True,
+        type=Path,
+        metavar="FILE",
+        help="JSONL {id, question, video, window, answer (key fact; null: no video answers), reference}",
+    )
     p.add_argument("--method", default=None, help="search method (default textvideorag)")
     _config_args(p, "eval answers")
     _out_args(p)
@@ -92,27 +116,31 @@ def _config_args(p, command: str, required: tuple[str, ...] = ()) -> None:
 
 def _make_qa_args(ev) -> None:
     p = ev.add_parser(
-        "make-qa", help="synthetic QA triplets from your index's transcript chunks (for `eval index --triplets`)",
+        "make-qa",
+        help="synthetic QA triplets from your index's transcript chunks (for `eval index --triplets`)",
         description="Ask a model for one question and short answer per transcript chunk (up to --per-video "
-                    "chunks a video, spread over it), keep the pairs whose answer words are in the chunk, "
-                    "drop near-duplicate questions, and write {id, query, video_id, start, end, answer} "
-                    "triplets (the window: at most 30 s of the chunk holding the answer). A one-line "
-                    "summary goes to stderr. Rules: videorag/eval/make_qa.py.")
+        "chunks a video, spread over it), keep the pairs whose answer words are in the chunk, "
+        "drop near-duplicate questions, and write {id, query, video_id, start, end, answer} "
+        "triplets (the window: at most 30 s of the chunk holding the answer). A one-line "
+        "summary goes to stderr. Rules: videorag/eval/make_qa.py.",
+    )
     p.add_argument("--index", required=True, metavar="DIR")
     _config_args(p, "eval make-qa", required=("--generator",))
     p.add_argument("--per-video", type=int, default=3, help="chunks asked per video (default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="which chunks are drawn (default %(default)s)")
     p.add_argument("--out", required=True, metavar="FILE", help="JSONL file to write (overwritten); '-' = stdout")
-    p.add_argument("--rejects", default=None, metavar="FILE",
-                   help="also write the dropped items (reason, reply, chunk) as JSONL")
+    p.add_argument(
+        "--rejects", default=None, metavar="FILE", help="also write the dropped items (reason, reply, chunk) as JSONL"
+    )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
 
 def _out_args(p) -> None:
     p.add_argument("--out", type=Path, default=None, help=f"write a report folder (e.g. {DEFAULT_OUT}/)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--bertscore-model", default=None,
-                   help="add BERTScore with this model (path or hub id; '' = bundled MiniLM)")
+    p.add_argument(
+        "--bertscore-model", default=None, help="add BERTScore with this model (path or hub id; '' = bundled MiniLM)"
+    )
 
 
 def _corpus_args(p, command: str) -> None:
@@ -134,7 +162,7 @@ def load_corpus(args):
     if args.limit is not None:
         if args.limit < 1:
             raise ConfigError(f"--limit must be >= 1, got {args.limit}")
-        items = items[:args.limit]
+        items = items[: args.limit]
     return transcripts, items
 
 

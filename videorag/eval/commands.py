@@ -1,4 +1,5 @@
 """Handlers of `videorag eval` subcommands; each returns its result dict (or list of them)."""
+
 from __future__ import annotations
 
 import time
@@ -11,7 +12,7 @@ from .cli import bench_dir, load_corpus, write_report
 from .runner import evaluate_generation, evaluate_retrieval, score_predictions, transcript_evidence
 from .transcripts import TranscriptCorpusConfig, transcript_corpus
 
-BENCH_METHODS = ("bm25", "dense", "hybrid", "best")   # `--method all`
+BENCH_METHODS = ("bm25", "dense", "hybrid", "best")  # `--method all`
 
 
 class BenchRanker:
@@ -26,8 +27,9 @@ class BenchRanker:
         self.config = config
         embedder = create_embedder(config.embed)
         start = time.perf_counter()
-        corpus = transcript_corpus(transcripts, embedder, TranscriptCorpusConfig(), args.cache_dir,
-                                   config.show_progress)
+        corpus = transcript_corpus(
+            transcripts, embedder, TranscriptCorpusConfig(), args.cache_dir, config.show_progress
+        )
         self.seconds = time.perf_counter() - start
         self.searcher = Searcher(corpus, embedder)
 
@@ -37,25 +39,31 @@ class BenchRanker:
         from ..retrieve import Query
 
         method = create_method(name, self.config.search)
-        return lambda item: self.searcher.rank_ids(Query(item.query, item.question), method,
-                                                    self.config.search, k)
+        return lambda item: self.searcher.rank_ids(Query(item.query, item.question), method, self.config.search, k)
 
     def timing(self) -> str:
-        return (f"Building the corpus of {len(self.searcher.corpus.video_ids)} transcripts (BM25 and "
-                f"embeddings, the latter cached): {self.seconds:.1f} s.")
+        return (
+            f"Building the corpus of {len(self.searcher.corpus.video_ids)} transcripts (BM25 and "
+            f"embeddings, the latter cached): {self.seconds:.1f} s."
+        )
 
 
 def cmd_retrieval(args, config):
     transcripts, items = load_corpus(args)
     bench = BenchRanker(args, config, transcripts)
     methods = list(BENCH_METHODS) if args.method == "all" else args.method.split(",")
-    results = [evaluate_retrieval(items, bench.ranker(m), m, show_progress=config.show_progress)
-               for m in methods]
+    results = [evaluate_retrieval(items, bench.ranker(m), m, show_progress=config.show_progress) for m in methods]
     for m, r in zip(methods, results):
         r["alpha"] = config.search.fusion_alpha(m)
-    write_report(args, "retrieval", [("Retrieval (first-gold Recall is the paper's definition)",
-                                      report.retrieval_table(results)), ("Indexing", bench.timing())],
-                 {"results": results})
+    write_report(
+        args,
+        "retrieval",
+        [
+            ("Retrieval (first-gold Recall is the paper's definition)", report.retrieval_table(results)),
+            ("Indexing", bench.timing()),
+        ],
+        {"results": results},
+    )
     return results[0] if len(results) == 1 else results
 
 
@@ -71,8 +79,12 @@ def cmd_sweep(args, config):
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         report.plot_sweep(sweep, args.out / "alpha_sweep.png")
-    write_report(args, "alpha_sweep", [("Hybrid retrieval vs α", report.retrieval_table(sweep)
-                                        + "\n\n![R@k vs α](alpha_sweep.png)")], {"sweep": sweep})
+    write_report(
+        args,
+        "alpha_sweep",
+        [("Hybrid retrieval vs α", report.retrieval_table(sweep) + "\n\n![R@k vs α](alpha_sweep.png)")],
+        {"sweep": sweep},
+    )
     return sweep
 
 
@@ -88,14 +100,19 @@ def cmd_reproduce(args, config):
         r = score_predictions(load_predictions(path), f"{method} (shipped predictions)", args.bertscore_model)
         r["generator"] = "InternVL2.5-8B"
         results.append(r)
-    write_report(args, "reproduction", [("Shipped InternVL2.5-8B predictions, re-scored",
-                                         report.generation_table(results)),
-                                        ("Notes", "\n".join(report.notes(results)) or "–")],
-                 {"results": results})
+    write_report(
+        args,
+        "reproduction",
+        [
+            ("Shipped InternVL2.5-8B predictions, re-scored", report.generation_table(results)),
+            ("Notes", "\n".join(report.notes(results)) or "–"),
+        ],
+        {"results": results},
+    )
     return results
 
 
-GENERATION_METHODS = ("naive", "oracle", "textrag")   # beside the registered retrieval methods
+GENERATION_METHODS = ("naive", "oracle", "textrag")  # beside the registered retrieval methods
 
 
 def _context(args, config, transcripts):
@@ -120,8 +137,10 @@ def _context(args, config, transcripts):
     if method in METHODS.names():
         rank = BenchRanker(args, config, transcripts).ranker(method, config.generate.videos)
         return lambda item: [transcript_evidence(v, transcripts[v], item.query) for v in rank(item)]
-    raise ConfigError(f"unknown generation method {method!r}",
-                      f"choose {' | '.join(GENERATION_METHODS)} or a retrieval method ({', '.join(METHODS.names())})")
+    raise ConfigError(
+        f"unknown generation method {method!r}",
+        f"choose {' | '.join(GENERATION_METHODS)} or a retrieval method ({', '.join(METHODS.names())})",
+    )
 
 
 def cmd_generation(args, config):
@@ -136,11 +155,21 @@ def cmd_generation(args, config):
         if not hasattr(judge_gen, "complete"):
             raise ConfigError(f"generator {args.judge!r} cannot judge", "use --judge llamacpp or openai")
         judge = judge_gen.complete
-    result = evaluate_generation(items, _context(args, config, transcripts), generator, args.method,
-                                 args.bertscore_model, judge, show_progress=config.show_progress)
-    write_report(args, f"generation-{args.method}-{config.generate.backend}",
-                 [("Generation", report.generation_table([result])),
-                  ("Notes", "\n".join(report.notes([result])) or "–")], {"result": result})
+    result = evaluate_generation(
+        items,
+        _context(args, config, transcripts),
+        generator,
+        args.method,
+        args.bertscore_model,
+        judge,
+        show_progress=config.show_progress,
+    )
+    write_report(
+        args,
+        f"generation-{args.method}-{config.generate.backend}",
+        [("Generation", report.generation_table([result])), ("Notes", "\n".join(report.notes([result])) or "–")],
+        {"result": result},
+    )
     return result
 
 
@@ -163,8 +192,9 @@ def cmd_index(args, config):
         answered = [it for it in items if it.answer]
         for m, result in zip(methods, results):
             result.update(generation_pass(rag, answered, m, judge))
-    write_report(args, "index-eval", [("Moments and videos over your index", report.index_table(results))],
-                 {"results": results})
+    write_report(
+        args, "index-eval", [("Moments and videos over your index", report.index_table(results))], {"results": results}
+    )
     return results[0] if len(results) == 1 else results
 
 
@@ -179,7 +209,7 @@ def evaluate_index(rag, items, method: str, k: int = 10, show_progress: bool = F
     hits, moments = {}, {}
     windowed = [it for it in items if it.windows]
     stages: list[dict] = []
-    for it in windowed:   # timed first: a second search of a query would find its work cached
+    for it in windowed:  # timed first: a second search of a query would find its work cached
         stages.append({})
         start = time.perf_counter()
         moments[it.qid] = rag.search(it.query, k, method=method, moments=True, timings=stages[-1])
@@ -191,22 +221,27 @@ def evaluate_index(rag, items, method: str, k: int = 10, show_progress: bool = F
 
     result = evaluate_retrieval(items, rank, method, k=k, show_progress=show_progress)
     runs = [moments[it.qid] for it in windowed]
-    scores = (metrics.moment_scores(windowed, [hits[it.qid] for it in windowed], runs)
-              + chunk_scores(windowed, runs, rag.live.get().corpus.chunk_seconds))
-    result.update({s.name: round(s.value, 4) for s in scores}, n_windows=len(windowed),
-                  stages_ms=_percentiles(stages))
+    scores = metrics.moment_scores(windowed, [hits[it.qid] for it in windowed], runs) + chunk_scores(
+        windowed, runs, rag.live.get().corpus.chunk_seconds
+    )
+    result.update({s.name: round(s.value, 4) for s in scores}, n_windows=len(windowed), stages_ms=_percentiles(stages))
     rows = {row["qid"]: row for row in result["per_item"]}
     for i, it in enumerate(windowed):
-        rows[it.qid].update({s.name: s.per_item[i] for s in scores},
-                            top=_spans(hits[it.qid][:1]), moments=_spans(moments[it.qid]))
+        rows[it.qid].update(
+            {s.name: s.per_item[i] for s in scores}, top=_spans(hits[it.qid][:1]), moments=_spans(moments[it.qid])
+        )
     return result
 
 
 def _percentiles(stages: list[dict]) -> dict:
     """{stage: {p50, p95}} in milliseconds, over the queries that report the stage."""
     names = sorted({name for t in stages for name in t})
-    return {name: {f"p{q}": round(float(np.percentile([t[name] for t in stages if name in t], q)) * 1000, 1)
-                   for q in (50, 95)} for name in names}
+    return {
+        name: {
+            f"p{q}": round(float(np.percentile([t[name] for t in stages if name in t], q)) * 1000, 1) for q in (50, 95)
+        }
+        for name in names
+    }
 
 
 def _spans(hits) -> list:
@@ -242,15 +277,25 @@ def cmd_answers(args, config):
 
     items = [json.loads(line) for line in args.golden.read_text().splitlines() if line.strip()]
     if not items:
-        raise ConfigError(f"{args.golden} holds no questions", "one JSON object a line: {id, question, video, window, answer}")
+        raise ConfigError(
+            f"{args.golden} holds no questions", "one JSON object a line: {id, question, video, window, answer}"
+        )
     rag = VideoRAG(args.index, config)
     answers, first, whole = answer_all(rag, items, args.method, config.show_progress)
     threshold = config.generate.verify.threshold
-    result = {**score_answers(items, answers, threshold), "generator": config.generate.backend, "method": args.method,
-              "by_split": by_group(items, answers, "split", threshold),
-              "by_kind": by_group(items, answers, "kind", threshold),
-              "first_piece_ms": _ms(first), "answer_ms": _ms(whole), "answers": answers}
-    write_report(args, f"answers-{config.generate.backend}", [("Answers", report.answers_table(result))], {"result": result})
+    result = {
+        **score_answers(items, answers, threshold),
+        "generator": config.generate.backend,
+        "method": args.method,
+        "by_split": by_group(items, answers, "split", threshold),
+        "by_kind": by_group(items, answers, "kind", threshold),
+        "first_piece_ms": _ms(first),
+        "answer_ms": _ms(whole),
+        "answers": answers,
+    }
+    write_report(
+        args, f"answers-{config.generate.backend}", [("Answers", report.answers_table(result))], {"result": result}
+    )
     return result
 
 
@@ -276,4 +321,7 @@ def answer_all(rag, items: list[dict], method: str | None, show_progress: bool =
 
 def _ms(seconds: list[float]) -> dict:
     """p50 / p95 of `seconds`, in whole milliseconds."""
-    return {"p50": round(float(np.percentile(seconds, 50)) * 1000), "p95": round(float(np.percentile(seconds, 95)) * 1000)}
+    return {
+        "p50": round(float(np.percentile(seconds, 50)) * 1000),
+        "p95": round(float(np.percentile(seconds, 95)) * 1000),
+    }

@@ -3,6 +3,7 @@ shape, a JSONL golden set over a user's own index, and V-RAGBench-style triplets
 
 Every loader returns `EvalItem`s; a transcript corpus is `{video_id: text}`.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -26,7 +27,7 @@ class EvalItem:
     answer: str | None = None
     grades: dict[str, float] = field(default_factory=dict)
     windows: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
-    question: str | None = None   # the natural-language question, when it differs from `query`
+    question: str | None = None  # the natural-language question, when it differs from `query`
 
     def grade(self, video_id: str) -> float:
         return self.grades.get(video_id, 1.0 if video_id in self.relevant else 0.0)
@@ -41,8 +42,9 @@ def load_transcripts(path: str | Path) -> dict[str, str]:
     TextRAG document corpus."""
     path = Path(path)
     if not path.is_file():
-        raise ConfigError(f"transcripts / documents file {path} not found",
-                          "pass a JSONL path (the bench ships transcripts.jsonl.gz)")
+        raise ConfigError(
+            f"transcripts / documents file {path} not found", "pass a JSONL path (the bench ships transcripts.jsonl.gz)"
+        )
     with _open(path) as handle:
         rows = [json.loads(line) for line in handle if line.strip()]
     return {str(r.get("video_id", r.get("id"))): r["text"] for r in rows if r.get("text")}
@@ -60,10 +62,16 @@ def load_wikihow_qa(path: str | Path, query_field: str = "howto100m_query_text")
     items = []
     for r in records:
         videos = sorted(r["videos"], key=lambda v: v["rank"])
-        items.append(EvalItem(
-            qid=str(r["qid"]), query=r[query_field], relevant=[v["video_id"] for v in videos],
-            answer=r.get("answer_text"), question=r.get("wikihow_query_text"),
-            grades={v["video_id"]: 1 / math.log2(1 + v["rank"]) for v in videos}))
+        items.append(
+            EvalItem(
+                qid=str(r["qid"]),
+                query=r[query_field],
+                relevant=[v["video_id"] for v in videos],
+                answer=r.get("answer_text"),
+                question=r.get("wikihow_query_text"),
+                grades={v["video_id"]: 1 / math.log2(1 + v["rank"]) for v in videos},
+            )
+        )
     return items
 
 
@@ -80,8 +88,9 @@ def load_golden_jsonl(path: str | Path) -> list[EvalItem]:
             if "query" not in row or not row.get("relevant"):
                 raise ConfigError(f"{path}:{n}: needs 'query' and a non-empty 'relevant' list", "fix that line")
             windows = {k: [tuple(w) for w in v] for k, v in row.get("windows", {}).items()}
-            items.append(EvalItem(str(row.get("id", n)), row["query"], list(row["relevant"]),
-                                  row.get("answer"), windows=windows))
+            items.append(
+                EvalItem(str(row.get("id", n)), row["query"], list(row["relevant"]), row.get("answer"), windows=windows)
+            )
     return items
 
 
@@ -93,8 +102,15 @@ def load_triplets(path: str | Path) -> list[EvalItem]:
         for n, line in enumerate(handle, 1):
             if line.strip():
                 row = json.loads(line)
-                items.append(EvalItem(str(row.get("id", n)), row["query"], [row["video_id"]], row.get("answer"),
-                                      windows={row["video_id"]: [(row["start"], row["end"])]}))
+                items.append(
+                    EvalItem(
+                        str(row.get("id", n)),
+                        row["query"],
+                        [row["video_id"]],
+                        row.get("answer"),
+                        windows={row["video_id"]: [(row["start"], row["end"])]},
+                    )
+                )
     return items
 
 

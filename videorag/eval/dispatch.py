@@ -1,5 +1,6 @@
 """Runs a parsed `videorag eval ...` command: its handler in `videorag.eval.commands`, then its
 result as one JSON object with `--json`."""
+
 from __future__ import annotations
 
 import json

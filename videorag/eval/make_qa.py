@@ -24,6 +24,7 @@ that holds the most of the answer's words (ties: the shortest, then the one with
 words); the whole chunk when no segment holds any. Output rows are V-RAGBench triplets
 `{id, query, video_id, start, end, answer}` (`load_triplets`, `videorag eval index --triplets`).
 """
+
 from __future__ import annotations
 
 import json
@@ -63,16 +64,16 @@ A: About twenty minutes.
 Excerpt: {transcript}
 """
 EXAMPLE_QUESTION = "How long should wood glue set before sanding the joint?"
-PROMPT_WORDS = 400        # transcript words given to the model, at most
-MAX_TOKENS = 80           # reply length cap
-MAX_FRAMES = 8            # images of the chunk sent to generators that take them
-MIN_CHUNK_TERMS = 12      # content words a chunk needs to be asked about
+PROMPT_WORDS = 400  # transcript words given to the model, at most
+MAX_TOKENS = 80  # reply length cap
+MAX_FRAMES = 8  # images of the chunk sent to generators that take them
+MIN_CHUNK_TERMS = 12  # content words a chunk needs to be asked about
 QUESTION_WORDS = (3, 30)  # allowed question length, in words
-ANSWER_WORDS = 25         # longest answer, in words
-MIN_ANCHORS = 2           # chunk words (beyond the video's topic) the question must name
-SUPPORT_MIN = 0.6         # share of the answer's content words found in the chunk
-DEDUPE_JACCARD = 0.6      # questions this similar (content-word sets) are duplicates
-WINDOW_SECONDS = 30.0     # longest evidence window
+ANSWER_WORDS = 25  # longest answer, in words
+MIN_ANCHORS = 2  # chunk words (beyond the video's topic) the question must name
+SUPPORT_MIN = 0.6  # share of the answer's content words found in the chunk
+DEDUPE_JACCARD = 0.6  # questions this similar (content-word sets) are duplicates
+WINDOW_SECONDS = 30.0  # longest evidence window
 
 _LINE = re.compile(r"^\s*(q|question|a|answer)\s*[:.]\s*(.*)$", re.IGNORECASE)
 _VIDEO_REF = re.compile(r"\b(this|the) (video|clip|speaker|narrator|transcript|excerpt)\b", re.IGNORECASE)
@@ -90,16 +91,29 @@ class QAItem:
     answer: str | None = None
     start: float = 0.0
     end: float = 0.0
-    dropped: str | None = None   # None: kept
+    dropped: str | None = None  # None: kept
 
     def triplet(self) -> dict:
-        return {"id": self.id, "query": self.question, "video_id": self.video_id,
-                "start": round(self.start, 3), "end": round(self.end, 3), "answer": self.answer}
+        return {
+            "id": self.id,
+            "query": self.question,
+            "video_id": self.video_id,
+            "start": round(self.start, 3),
+            "end": round(self.end, 3),
+            "answer": self.answer,
+        }
 
     def record(self) -> dict:
         """What a rejects file shows of a dropped item: the reason, the reply and the chunk."""
-        return {"id": self.id, "video_id": self.video_id, "dropped": self.dropped, "question": self.question,
-                "answer": self.answer, "reply": self.reply, "chunk": [self.chunk.start, self.chunk.end]}
+        return {
+            "id": self.id,
+            "video_id": self.video_id,
+            "dropped": self.dropped,
+            "question": self.question,
+            "answer": self.answer,
+            "reply": self.reply,
+            "chunk": [self.chunk.start, self.chunk.end],
+        }
 
 
 @dataclass
@@ -122,16 +136,25 @@ class QASet:
         asked = len(self.items) - reasons["generator error"]
         parsed = asked - reasons["unparseable"]
         kept = len(self.kept)
-        return {"videos": self.videos, "chunks": len(self.items), "asked": asked, "parsed": parsed,
-                "supported": kept + reasons["duplicate"], "kept": kept, "dropped": dict(reasons)}
+        return {
+            "videos": self.videos,
+            "chunks": len(self.items),
+            "asked": asked,
+            "parsed": parsed,
+            "supported": kept + reasons["duplicate"],
+            "kept": kept,
+            "dropped": dict(reasons),
+        }
 
 
 def summary_line(summary: dict, out: str) -> str:
     errors = summary["dropped"].get("generator error", 0)
-    return (f"make-qa: {summary['asked']} chunks asked over {summary['videos']} videos"
-            + (f" ({errors} more got no reply)" if errors else "")
-            + f", {summary['parsed']} replies parsed, {summary['supported']} kept after the support filter, "
-            f"{summary['kept']} after de-dup -> {out}")
+    return (
+        f"make-qa: {summary['asked']} chunks asked over {summary['videos']} videos"
+        + (f" ({errors} more got no reply)" if errors else "")
+        + f", {summary['parsed']} replies parsed, {summary['supported']} kept after the support filter, "
+        f"{summary['kept']} after de-dup -> {out}"
+    )
 
 
 # -- the checks ----------------------------------------------------------------------------
@@ -139,8 +162,9 @@ def parse_reply(reply: str) -> tuple[str, str] | None:
     """(question, answer): the first `Q:` line and the first `A:` line after it. A reply whose
     first line has no label continues the prompt's trailing `Q:`. None when either is missing."""
     lines = [line.strip() for line in reply.replace("*", "").strip().splitlines()]
-    labels = [(n, m.group(1)[0].lower(), m.group(2).strip()) for n, line in enumerate(lines)
-              if (m := _LINE.match(line))]
+    labels = [
+        (n, m.group(1)[0].lower(), m.group(2).strip()) for n, line in enumerate(lines) if (m := _LINE.match(line))
+    ]
     questions = [(n, text) for n, label, text in labels if label == "q"]
     if questions:
         at, question = questions[0]
@@ -241,8 +265,10 @@ def qa_prompt(transcript: str) -> str:
 
 def require_completion(generator) -> None:
     if not callable(getattr(generator, "complete", None)):
-        raise ConfigError(f"generator {getattr(generator, 'name', generator)!r} cannot write questions "
-                          "(it has no raw completion)", "use --generator llamacpp (local GGUF) or openai")
+        raise ConfigError(
+            f"generator {getattr(generator, 'name', generator)!r} cannot write questions (it has no raw completion)",
+            "use --generator llamacpp (local GGUF) or openai",
+        )
 
 
 def ask(generator, item: QAItem, images: list[bytes]) -> None:
@@ -286,8 +312,9 @@ def video_items(index, video_id: str, topic: str, generator, per_video: int, see
         yield item
 
 
-def generate_items(index, generator, per_video: int = 3, seed: int = 0,
-                   show_progress: bool = False) -> Iterator[QAItem]:
+def generate_items(
+    index, generator, per_video: int = 3, seed: int = 0, show_progress: bool = False
+) -> Iterator[QAItem]:
     """Each asked chunk's item, video by video (the long work; not yet de-duplicated)."""
     require_completion(generator)
     videos = index.videos(["video_id", "path"]).to_pylist()

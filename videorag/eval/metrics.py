@@ -6,6 +6,7 @@ BLEU-4 = nltk sentence_bleu([gt.split()], pred.split(), smoothing method1) × 10
 BERTScore F1 × 100 with a named model (the paper's roberta-large is not installable offline);
 G-Eval = the paper's Table 14 prompt, 1–5, through any generator backend as judge.
 """
+
 from __future__ import annotations
 
 import math
@@ -40,13 +41,13 @@ def rouge_l(preds: list[str], refs: list[str]) -> Score:
 def bleu4(preds: list[str], refs: list[str]) -> Score:
     bleu = require("nltk.translate.bleu_score", "eval")
     smooth = bleu.SmoothingFunction().method1
-    per = [bleu.sentence_bleu([r.split()], p.split(), smoothing_function=smooth) * 100
-           for p, r in zip(preds, refs)]
+    per = [bleu.sentence_bleu([r.split()], p.split(), smoothing_function=smooth) * 100 for p, r in zip(preds, refs)]
     return Score("BLEU-4", _mean(per), per)
 
 
-def bertscore(preds: list[str], refs: list[str], model: str | None = None, num_layers: int | None = None,
-              batch_size: int = 32) -> Score:
+def bertscore(
+    preds: list[str], refs: list[str], model: str | None = None, num_layers: int | None = None, batch_size: int = 32
+) -> Score:
     """BERTScore F1 × 100. Default model: the bundled all-MiniLM-L6-v2 (layer 6) — NOT the paper's
     roberta-large, so its numbers are not comparable with the paper's; the note says which."""
     from ..models import MINILM_L6, resolve
@@ -54,8 +55,9 @@ def bertscore(preds: list[str], refs: list[str], model: str | None = None, num_l
     bert_score = require("bert_score", "eval")
     path, label = resolve(model, MINILM_L6)
     layers = num_layers or (6 if label == MINILM_L6.name else None)
-    _, _, f1 = bert_score.score(preds, refs, model_type=path, num_layers=layers, batch_size=batch_size,
-                                verbose=False, lang="en")
+    _, _, f1 = bert_score.score(
+        preds, refs, model_type=path, num_layers=layers, batch_size=batch_size, verbose=False, lang="en"
+    )
     per = (f1.numpy() * 100).tolist()
     return Score("BERTScore", _mean(per), per, note=f"model={label}, layer={layers}, no rescale")
 
@@ -165,13 +167,17 @@ def moment_recall(items: list[EvalItem], moments: list[list], k: int) -> Score:
 
 def moment_mrr(items: list[EvalItem], moments: list[list]) -> Score:
     """Mean reciprocal rank of the first moment that overlaps a gold window (0 when none does)."""
-    per = [next((1 / (i + 1) for i, m in enumerate(run) if overlaps_gold(item, m)), 0.0)
-           for item, run in zip(items, moments)]
+    per = [
+        next((1 / (i + 1) for i, m in enumerate(run) if overlaps_gold(item, m)), 0.0)
+        for item, run in zip(items, moments)
+    ]
     return Score("moment_mrr", _mean(per), per)
 
 
-def moment_scores(items: list[EvalItem], hits: list[list], moments: list[list],
-                  cutoffs=(5, 10)) -> list[Score]:
+def moment_scores(items: list[EvalItem], hits: list[list], moments: list[list], cutoffs=(5, 10)) -> list[Score]:
     """The moment metrics, for items that have gold windows (the caller filters)."""
-    return ([window_hit(items, hits), video_hit(items, hits)]
-            + [moment_recall(items, moments, k) for k in cutoffs] + [moment_mrr(items, moments)])
+    return (
+        [window_hit(items, hits), video_hit(items, hits)]
+        + [moment_recall(items, moments, k) for k in cutoffs]
+        + [moment_mrr(items, moments)]
+    )

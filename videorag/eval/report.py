@@ -1,5 +1,6 @@
 """Reports: a Markdown table beside the paper's rows, JSON with per-item scores, PNG plots —
 written to a results folder with the exact command that produced them at the top."""
+
 from __future__ import annotations
 
 import json
@@ -17,33 +18,78 @@ def command_line(argv: list[str]) -> str:
 
 def retrieval_table(results: list[dict]) -> str:
     head = "| method | " + " | ".join(RETRIEVAL_COLUMNS) + " | p50 ms |\n|" + "---|" * (len(RETRIEVAL_COLUMNS) + 2)
-    rows = [f"| {r['method']} (ours) | " + " | ".join(f"{r[c]:.3f}" for c in RETRIEVAL_COLUMNS)
-            + f" | {r['latency_ms_p50']:.1f} |" for r in results]
-    rows += [f"| paper: {name} | " + " | ".join(f"{v:.3f}" for v in vals) + " | – | – | – | – |"
-             for name, vals in paper.RETRIEVAL.items()]
+    rows = [
+        f"| {r['method']} (ours) | "
+        + " | ".join(f"{r[c]:.3f}" for c in RETRIEVAL_COLUMNS)
+        + f" | {r['latency_ms_p50']:.1f} |"
+        for r in results
+    ]
+    rows += [
+        f"| paper: {name} | " + " | ".join(f"{v:.3f}" for v in vals) + " | – | – | – | – |"
+        for name, vals in paper.RETRIEVAL.items()
+    ]
     return "\n".join([head] + rows)
 
 
-INDEX_COLUMNS = ("window_hit@1", "video_hit@1", "moment_recall@5", "moment_recall@10", "moment_mrr",
-                 "chunk_recall@5", "chunk_ndcg@5", "generation_pass", "recall_any@1", "recall_any@5", "ndcg@10", "mrr")
+INDEX_COLUMNS = (
+    "window_hit@1",
+    "video_hit@1",
+    "moment_recall@5",
+    "moment_recall@10",
+    "moment_mrr",
+    "chunk_recall@5",
+    "chunk_ndcg@5",
+    "generation_pass",
+    "recall_any@1",
+    "recall_any@5",
+    "ndcg@10",
+    "mrr",
+)
 
 
-ANSWER_COLUMNS = ("key_fact_accuracy", "rouge_l", "citation_precision", "cited_seconds_p50", "cited_within_15s",
-                  "claim_support_rate", "abstention_precision", "abstention_recall", "false_abstention",
-                  "answerability_auroc")
+ANSWER_COLUMNS = (
+    "key_fact_accuracy",
+    "rouge_l",
+    "citation_precision",
+    "cited_seconds_p50",
+    "cited_within_15s",
+    "claim_support_rate",
+    "abstention_precision",
+    "abstention_recall",
+    "false_abstention",
+    "answerability_auroc",
+)
 
 
 def answers_table(result: dict) -> str:
     """`eval answers`: one row for all questions, then one per split and per kind."""
-    head = "| questions | n | " + " | ".join(ANSWER_COLUMNS) + " | first piece p50 ms | answer p50 / p95 ms |\n|" \
+    head = (
+        "| questions | n | "
+        + " | ".join(ANSWER_COLUMNS)
+        + " | first piece p50 ms | answer p50 / p95 ms |\n|"
         + "---|" * (len(ANSWER_COLUMNS) + 4)
+    )
     groups = [("all", result)] + list(result["by_split"].items()) + list(result["by_kind"].items())
-    rows = [f"| {name} | {g['n']} | " + " | ".join(_cell(g.get(c)) for c in ANSWER_COLUMNS)
-            + (f" | {result['first_piece_ms']['p50']} | {result['answer_ms']['p50']} / {result['answer_ms']['p95']} |"
-               if name == "all" else " | | |") for name, g in groups]
+    rows = [
+        f"| {name} | {g['n']} | "
+        + " | ".join(_cell(g.get(c)) for c in ANSWER_COLUMNS)
+        + (
+            f" | {result['first_piece_ms']['p50']} | {result['answer_ms']['p50']} / {result['answer_ms']['p95']} |"
+            if name == "all"
+            else " | | |"
+        )
+        for name, g in groups
+    ]
     curve = ", ".join(f"{c:.0%}: {r:.2f}" for c, r in result.get("risk_coverage") or [])
-    return "\n".join([head] + rows + ([f"\nRisk–coverage (all; coverage: share unanswerable among the answered, "
-                                        f"most confident first): {curve}"] if curve else []))
+    return "\n".join(
+        [head]
+        + rows
+        + (
+            [f"\nRisk–coverage (all; coverage: share unanswerable among the answered, most confident first): {curve}"]
+            if curve
+            else []
+        )
+    )
 
 
 def _cell(value) -> str:
@@ -53,10 +99,13 @@ def _cell(value) -> str:
 def index_table(results: list[dict]) -> str:
     """`eval index`: where the hits point (moment columns; – without gold windows), then which
     videos come first."""
-    head = ("| method | n | " + " | ".join(INDEX_COLUMNS) + " | p50 ms |\n|"
-            + "---|" * (len(INDEX_COLUMNS) + 3))
-    rows = [f"| {r['method']} | {r['n']} | " + " | ".join(f"{r[c]:.3f}" if c in r else "–" for c in INDEX_COLUMNS)
-            + f" | {r['latency_ms_p50']:.1f} |" for r in results]
+    head = "| method | n | " + " | ".join(INDEX_COLUMNS) + " | p50 ms |\n|" + "---|" * (len(INDEX_COLUMNS) + 3)
+    rows = [
+        f"| {r['method']} | {r['n']} | "
+        + " | ".join(f"{r[c]:.3f}" if c in r else "–" for c in INDEX_COLUMNS)
+        + f" | {r['latency_ms_p50']:.1f} |"
+        for r in results
+    ]
     return "\n".join([head] + rows)
 
 
@@ -76,8 +125,14 @@ def generation_table(results: list[dict]) -> str:
 
 
 def notes(results: list[dict]) -> list[str]:
-    seen = ["- † BERTScore here uses the model named below, the paper's uses roberta-large: "
-            "do not compare the two columns."] if any("BERTScore" in r for r in results) else []
+    seen = (
+        [
+            "- † BERTScore here uses the model named below, the paper's uses roberta-large: "
+            "do not compare the two columns."
+        ]
+        if any("BERTScore" in r for r in results)
+        else []
+    )
     for r in results:
         for metric, note in r.get("notes", {}).items():
             line = f"- {metric} ({r['method']}): {note}"

@@ -11,6 +11,7 @@ Levels (times are word offsets):
 - videos: the whole transcript.
 Embeddings are the slow part: they are cached in `cache_dir`, keyed by model, settings and texts.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -29,39 +30,60 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class TranscriptCorpusConfig:
-    intro_words: int = 96         # the first piece: the opening, where the video says what it is
-    piece_words: int = 128        # words in each following opening piece
-    pieces: int = 2               # opening pieces (the chunk level)
-    segment_words: int = 0        # words per segment over the whole transcript; 0 = no segments
+    intro_words: int = 96  # the first piece: the opening, where the video says what it is
+    piece_words: int = 128  # words in each following opening piece
+    pieces: int = 2  # opening pieces (the chunk level)
+    segment_words: int = 0  # words per segment over the whole transcript; 0 = no segments
 
     def __post_init__(self) -> None:
         if min(self.intro_words, self.piece_words) < 8 or self.pieces < 1 or self.segment_words < 0:
-            raise ConfigError("need intro_words, piece_words >= 8, pieces >= 1 and segment_words >= 0, got "
-                              f"{self.intro_words}, {self.piece_words}, {self.pieces}, {self.segment_words}")
+            raise ConfigError(
+                "need intro_words, piece_words >= 8, pieces >= 1 and segment_words >= 0, got "
+                f"{self.intro_words}, {self.piece_words}, {self.pieces}, {self.segment_words}"
+            )
 
 
-def transcript_corpus(transcripts: dict[str, str], embedder, config: TranscriptCorpusConfig | None = None,
-                      cache_dir: str | Path | None = None, show_progress: bool = False) -> Corpus:
+def transcript_corpus(
+    transcripts: dict[str, str],
+    embedder,
+    config: TranscriptCorpusConfig | None = None,
+    cache_dir: str | Path | None = None,
+    show_progress: bool = False,
+) -> Corpus:
     cfg = config or TranscriptCorpusConfig()
     ids = list(transcripts)
     words = [transcripts[v].split() for v in ids]
     chunks = [(row, lo, hi) for row, w in enumerate(words) for lo, hi in _opening(cfg)]
     step = cfg.segment_words
-    segments = [(row, lo, min(lo + step, len(w))) for row, w in enumerate(words)
-                for lo in range(0, len(w), step)] if step else []
+    segments = (
+        [(row, lo, min(lo + step, len(w))) for row, w in enumerate(words) for lo in range(0, len(w), step)]
+        if step
+        else []
+    )
     levels = {}
-    tags = {"chunks": f"chunks-{cfg.intro_words}-{cfg.piece_words}-{cfg.pieces}",
-            "segments": f"segments-{cfg.segment_words}"}
+    tags = {
+        "chunks": f"chunks-{cfg.intro_words}-{cfg.piece_words}-{cfg.pieces}",
+        "segments": f"segments-{cfg.segment_words}",
+    }
     for name, units in (("chunks", chunks), ("segments", segments)):
         texts = [" ".join(words[row][lo:hi]) for row, lo, hi in units]
         vectors = _embed(embedder, texts, cache_dir, tags[name], show_progress)
         rows = np.array([u[0] for u in units], np.int32)
-        levels[name] = Level.build(rows, np.array([u[1] for u in units], float),
-                                   np.array([u[2] for u in units], float), texts,
-                                   vectors.reshape(len(units), embedder.dim))
+        levels[name] = Level.build(
+            rows,
+            np.array([u[1] for u in units], float),
+            np.array([u[2] for u in units], float),
+            texts,
+            vectors.reshape(len(units), embedder.dim),
+        )
     whole = _video_vectors(levels["segments"] if segments else levels["chunks"], len(ids), embedder.dim)
-    videos = Level.build(np.arange(len(ids), dtype=np.int32), np.zeros(len(ids)),
-                         np.array([len(w) for w in words], float), [transcripts[v] for v in ids], whole)
+    videos = Level.build(
+        np.arange(len(ids), dtype=np.int32),
+        np.zeros(len(ids)),
+        np.array([len(w) for w in words], float),
+        [transcripts[v] for v in ids],
+        whole,
+    )
     return Corpus(ids, ids, levels["segments"], levels["chunks"], videos)
 
 
@@ -96,7 +118,7 @@ def _embed(embedder, texts: list[str], cache_dir, tag: str, show_progress: bool)
 
     batch = 2048
     for lo in tqdm(range(0, len(texts), batch), disable=not show_progress, desc=f"embedding {tag.split('-')[0]}"):
-        keep = [i for i, t in enumerate(texts[lo:lo + batch]) if t]
+        keep = [i for i, t in enumerate(texts[lo : lo + batch]) if t]
         if keep:
             vectors[lo + np.asarray(keep)] = embedder.embed([texts[lo + i] for i in keep])
     if cache is not None:

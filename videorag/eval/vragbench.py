@@ -2,6 +2,7 @@
 them (a moment belongs to the chunk of its midpoint; repeats dropped, rank kept); a chunk is
 relevant when it overlaps the item's evidence window. Recall@k: any of the top k chunks is
 relevant; nDCG@k: binary gains, the ideal ranking being every relevant chunk first."""
+
 from __future__ import annotations
 
 import math
@@ -26,10 +27,17 @@ def relevant(item: EvalItem, chunk: tuple[str, int], seconds: float) -> bool:
 
 def ideal_count(item: EvalItem, seconds: float) -> int:
     """How many chunks overlap the item's evidence windows."""
-    return sum(len({k for start, end in windows
-                    for k in range(int(start // seconds), int(math.ceil(end / seconds)))
-                    if k * seconds < end})
-               for windows in item.windows.values())
+    return sum(
+        len(
+            {
+                k
+                for start, end in windows
+                for k in range(int(start // seconds), int(math.ceil(end / seconds)))
+                if k * seconds < end
+            }
+        )
+        for windows in item.windows.values()
+    )
 
 
 def chunk_scores(items: list[EvalItem], moments: list[list], seconds: float, k: int = 5) -> list[Score]:
@@ -46,7 +54,8 @@ JUDGE_PROMPT = (
     "You grade an answer to a question about a video against the reference answer.\n"
     "Question: {question}\nReference answer: {reference}\nAnswer to grade: {answer}\n"
     "Does the answer to grade give the information of the reference answer (wording may differ)? "
-    "Reply with one word: yes or no.")
+    "Reply with one word: yes or no."
+)
 
 
 def generation_pass(rag, items: list[EvalItem], method: str, judge) -> dict:
@@ -61,9 +70,13 @@ def generation_pass(rag, items: list[EvalItem], method: str, judge) -> dict:
         start = time.perf_counter()
         answer = rag.ask(item.query, method=method).answer
         seconds.append(time.perf_counter() - start)
-        verdict = judge.complete(JUDGE_PROMPT.format(question=item.query, reference=item.answer or "",
-                                                     answer=answer), 3)
+        verdict = judge.complete(
+            JUDGE_PROMPT.format(question=item.query, reference=item.answer or "", answer=answer), 3
+        )
         passed.append(float(verdict.strip().lower().startswith("yes")))
-    return {"generation_pass": round(_mean(passed), 4), "n_judged": len(passed),
-            "generation_ms_p50": round(float(np.percentile(seconds, 50)) * 1000, 1) if seconds else None,
-            "judge_prompt": JUDGE_PROMPT}
+    return {
+        "generation_pass": round(_mean(passed), 4),
+        "n_judged": len(passed),
+        "generation_ms_p50": round(float(np.percentile(seconds, 50)) * 1000, 1) if seconds else None,
+        "judge_prompt": JUDGE_PROMPT,
+    }

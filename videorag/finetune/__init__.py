@@ -10,13 +10,23 @@ Beside it, `frame_selector` trains the learned frame scorers (`videorag train-fr
 
 Names are imported on first use, so importing the package does not load torch.
 """
+
 from __future__ import annotations
 
 import importlib
 
-_EXPORTS = {"Pair": "data", "Group": "data", "bench_pairs": "data", "index_pairs": "data",
-            "split_by_group": "data", "split_queries": "data", "TrainConfig": "train",
-            "TrainReport": "train", "finetune": "train", "load_model": "train"}
+_EXPORTS = {
+    "Pair": "data",
+    "Group": "data",
+    "bench_pairs": "data",
+    "index_pairs": "data",
+    "split_by_group": "data",
+    "split_queries": "data",
+    "TrainConfig": "train",
+    "TrainReport": "train",
+    "finetune": "train",
+    "load_model": "train",
+}
 __all__ = sorted(_EXPORTS)
 
 

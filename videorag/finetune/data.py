@@ -9,6 +9,7 @@ Two sources:
 
 Splits are video-disjoint: no held-out group (video) has a pair in the training set.
 """
+
 from __future__ import annotations
 
 import logging
@@ -25,7 +26,7 @@ log = logging.getLogger(__name__)
 class Pair:
     question: str
     unit: str
-    group: str      # video id
+    group: str  # video id
 
 
 @dataclass
@@ -62,13 +63,14 @@ def index_pairs(index, items, kinds: tuple[str, ...] = ("segment", "chunk")) -> 
                 units[video_id] = [s.text for kind in kinds for s in index.segments(video_id, kind) if s.text]
             pairs += [Pair(q, u, video_id) for q in _questions(item) for u in units[video_id]]
     if not pairs:
-        raise ConfigError("no golden query has a relevant video with text in this index",
-                          "check that the golden set's video ids are the index's (`videorag info --json`)")
+        raise ConfigError(
+            "no golden query has a relevant video with text in this index",
+            "check that the golden set's video ids are the index's (`videorag info --json`)",
+        )
     return pairs
 
 
-def bench_pairs(transcripts: dict[str, str], items, piece_words: int = 128,
-                max_pieces: int = 4) -> list[Pair]:
+def bench_pairs(transcripts: dict[str, str], items, piece_words: int = 128, max_pieces: int = 4) -> list[Pair]:
     """Pairs from transcripts and QA items: the first `max_pieces` pieces of each relevant video."""
     from ..embed import split_words
 
@@ -79,8 +81,10 @@ def bench_pairs(transcripts: dict[str, str], items, piece_words: int = 128,
             pieces = [p for p in split_words(text, piece_words)[:max_pieces] if p]
             pairs += [Pair(q, p, video_id) for q in _questions(item) for p in pieces]
     if not pairs:
-        raise ConfigError("no QA item has a relevant video with a transcript",
-                          "check that the QA file and the transcripts come from the same bench")
+        raise ConfigError(
+            "no QA item has a relevant video with a transcript",
+            "check that the QA file and the transcripts come from the same bench",
+        )
     return pairs
 
 
@@ -95,7 +99,7 @@ def split_by_group(pairs: list[Pair], held_out_fraction: float, seed: int = 0) -
     groups are held out. A question may appear on both sides, its videos never."""
     names = sorted({p.group for p in pairs})
     random.Random(seed).shuffle(names)
-    held = set(names[:_held_count(len(names), held_out_fraction)])
+    held = set(names[: _held_count(len(names), held_out_fraction)])
     return [p for p in pairs if p.group not in held], [p for p in pairs if p.group in held]
 
 
@@ -113,8 +117,9 @@ def split_queries(items: list, held_out_fraction: float, seed: int = 0) -> tuple
     return train, held
 
 
-def batches(groups: list[Group], groups_per_batch: int, pairs_per_group: int,
-            rng: random.Random) -> Iterator[list[Pair]]:
+def batches(
+    groups: list[Group], groups_per_batch: int, pairs_per_group: int, rng: random.Random
+) -> Iterator[list[Pair]]:
     """One epoch of batches: each holds up to `groups_per_batch` groups with up to
     `pairs_per_group` random pairs each. Groups sharing a question never meet in a batch (the
     question's other video would count as a negative); batches of a single group are dropped."""

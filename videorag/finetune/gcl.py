@@ -14,6 +14,7 @@ For comparison only:
 - `scl_loss`: the paper's SCL baseline, plain in-batch contrastive learning over aligned pairs,
   where every other unit of the batch is a negative, same-video ones included.
 """
+
 from __future__ import annotations
 
 import torch
@@ -27,8 +28,13 @@ def _positives(query_groups: torch.Tensor, unit_groups: torch.Tensor) -> torch.T
     return positive
 
 
-def gcl_pair_losses(queries: torch.Tensor, units: torch.Tensor, query_groups: torch.Tensor,
-                    unit_groups: torch.Tensor, temperature: float = 0.05) -> tuple[torch.Tensor, torch.Tensor]:
+def gcl_pair_losses(
+    queries: torch.Tensor,
+    units: torch.Tensor,
+    query_groups: torch.Tensor,
+    unit_groups: torch.Tensor,
+    temperature: float = 0.05,
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Per-pair GCL terms, (n_queries, n_units), and the boolean mask of positive pairs.
 
     Term (i, p) = log(exp(s_ip) + Σ_negatives exp(s_ia)) − s_ip, scaled by 1 / τ.
@@ -38,20 +44,31 @@ def gcl_pair_losses(queries: torch.Tensor, units: torch.Tensor, query_groups: to
     has_negative = (~positive).any(dim=1, keepdim=True)
     # rows without negatives: log-sum-exp over a dummy row (no NaN gradients), then −inf
     negatives = logits.masked_fill(positive, float("-inf")).masked_fill(~has_negative, 0.0)
-    negative_lse = torch.where(has_negative, torch.logsumexp(negatives, dim=1, keepdim=True),
-                               torch.full_like(logits[:, :1], float("-inf")))
+    negative_lse = torch.where(
+        has_negative, torch.logsumexp(negatives, dim=1, keepdim=True), torch.full_like(logits[:, :1], float("-inf"))
+    )
     return torch.logaddexp(logits, negative_lse) - logits, positive
 
 
-def gcl_loss(queries: torch.Tensor, units: torch.Tensor, query_groups: torch.Tensor,
-             unit_groups: torch.Tensor, temperature: float = 0.05) -> torch.Tensor:
+def gcl_loss(
+    queries: torch.Tensor,
+    units: torch.Tensor,
+    query_groups: torch.Tensor,
+    unit_groups: torch.Tensor,
+    temperature: float = 0.05,
+) -> torch.Tensor:
     """GCL averaged over every positive (question, unit) pair of the batch."""
     terms, positive = gcl_pair_losses(queries, units, query_groups, unit_groups, temperature)
     return terms[positive].mean()
 
 
-def supcon_loss(queries: torch.Tensor, units: torch.Tensor, query_groups: torch.Tensor,
-                unit_groups: torch.Tensor, temperature: float = 0.05) -> torch.Tensor:
+def supcon_loss(
+    queries: torch.Tensor,
+    units: torch.Tensor,
+    query_groups: torch.Tensor,
+    unit_groups: torch.Tensor,
+    temperature: float = 0.05,
+) -> torch.Tensor:
     """Supervised contrastive loss with all units in every denominator (positives included)."""
     positive = _positives(query_groups, unit_groups)
     logits = queries @ units.T / temperature
@@ -59,7 +76,8 @@ def supcon_loss(queries: torch.Tensor, units: torch.Tensor, query_groups: torch.
     return terms[positive].mean()
 
 
-def scl_loss(queries: torch.Tensor, units: torch.Tensor, targets: torch.Tensor,
-             temperature: float = 0.05) -> torch.Tensor:
+def scl_loss(
+    queries: torch.Tensor, units: torch.Tensor, targets: torch.Tensor, temperature: float = 0.05
+) -> torch.Tensor:
     """In-batch contrastive loss: row i of `queries` must pick unit `targets[i]` among all units."""
     return F.cross_entropy(queries @ units.T / temperature, targets)

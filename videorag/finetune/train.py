@@ -4,6 +4,7 @@ Each batch holds several groups (videos) with several pairs each; questions and 
 encoded by the model's own forward pass, L2-normalised, and scored with GCL (or the SCL baseline).
 The result is saved as a sentence-transformers folder, usable as `--embed-model FOLDER`.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -27,13 +28,13 @@ LOSSES = ("gcl", "scl")
 @dataclass
 class TrainConfig:
     epochs: int = 1
-    batch_size: int = 32              # (question, unit) pairs per batch
-    pairs_per_group: int = 4          # pairs of one group (video) in a batch
+    batch_size: int = 32  # (question, unit) pairs per batch
+    pairs_per_group: int = 4  # pairs of one group (video) in a batch
     lr: float = 2e-5
     temperature: float = 0.05
-    max_steps: int | None = None      # stop after this many optimiser steps (None = all epochs)
+    max_steps: int | None = None  # stop after this many optimiser steps (None = all epochs)
     seed: int = 0
-    loss: str = "gcl"                 # gcl | scl (the baseline: same-video pairs count as negatives)
+    loss: str = "gcl"  # gcl | scl (the baseline: same-video pairs count as negatives)
     max_seq_length: int | None = 128  # word pieces per text while training (None = the model's)
     device: str | None = None
 
@@ -41,11 +42,16 @@ class TrainConfig:
         if self.loss not in LOSSES:
             raise ConfigError(f"`loss` must be one of {', '.join(LOSSES)}, got {self.loss!r}")
         if min(self.epochs, self.pairs_per_group) < 1 or self.lr <= 0 or self.temperature <= 0:
-            raise ConfigError(f"need epochs, pairs_per_group >= 1 and lr, temperature > 0, got {self.epochs}, "
-                              f"{self.pairs_per_group}, {self.lr}, {self.temperature}")
+            raise ConfigError(
+                f"need epochs, pairs_per_group >= 1 and lr, temperature > 0, got {self.epochs}, "
+                f"{self.pairs_per_group}, {self.lr}, {self.temperature}"
+            )
         if self.batch_size < 2 * self.pairs_per_group:
-            raise ConfigError(f"`batch_size` ({self.batch_size}) must hold at least two groups of "
-                              f"`pairs_per_group` ({self.pairs_per_group}) pairs", "raise --batch-size")
+            raise ConfigError(
+                f"`batch_size` ({self.batch_size}) must hold at least two groups of "
+                f"`pairs_per_group` ({self.pairs_per_group}) pairs",
+                "raise --batch-size",
+            )
         if self.max_steps is not None and self.max_steps < 1:
             raise ConfigError(f"`max_steps` must be >= 1 or None, got {self.max_steps!r}")
 
@@ -58,7 +64,7 @@ class TrainReport:
     groups: int = 0
     pairs: int = 0
     out: str | None = None
-    held_out_before: dict | None = None   # group_similarity on held-out pairs, before / after
+    held_out_before: dict | None = None  # group_similarity on held-out pairs, before / after
     held_out_after: dict | None = None
 
 
@@ -78,7 +84,7 @@ def encode(model, texts: list[str]):
     """L2-normalised embeddings through the model's forward pass, with gradients."""
     import torch.nn.functional as F
 
-    tokenize = getattr(model, "preprocess", None) or model.tokenize   # `tokenize` before s-t 6
+    tokenize = getattr(model, "preprocess", None) or model.tokenize  # `tokenize` before s-t 6
     features = {k: v.to(model.device) if hasattr(v, "to") else v for k, v in tokenize(texts).items()}
     return F.normalize(model(features)["sentence_embedding"], dim=-1)
 
@@ -122,11 +128,15 @@ def train(model, groups: list[Group], config: TrainConfig, show_progress: bool =
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr)
     report = TrainReport(groups=len(groups), pairs=sum(len(g.pairs) for g in groups))
     start, saved_length = time.perf_counter(), model.max_seq_length
-    model.max_seq_length = config.max_seq_length or saved_length   # shorter while training only
+    model.max_seq_length = config.max_seq_length or saved_length  # shorter while training only
     model.train()
     try:
-        for pairs in tqdm(_batches(groups, config), total=config.max_steps, disable=not show_progress,
-                          desc=f"{config.loss} fine-tuning"):
+        for pairs in tqdm(
+            _batches(groups, config),
+            total=config.max_steps,
+            disable=not show_progress,
+            desc=f"{config.loss} fine-tuning",
+        ):
             loss = batch_loss(model, pairs, config)
             optimizer.zero_grad()
             loss.backward()
@@ -155,23 +165,31 @@ def group_similarity(model, groups: list[Group], max_groups: int = 64, seed: int
     return {"within": within, "between": between, "margin": within - between}
 
 
-def finetune(pairs: list[Pair], out: str | Path, base_model: str | None = None,
-             config: TrainConfig | None = None, held_out: list[Pair] | None = None,
-             show_progress: bool = False) -> TrainReport:
+def finetune(
+    pairs: list[Pair],
+    out: str | Path,
+    base_model: str | None = None,
+    config: TrainConfig | None = None,
+    held_out: list[Pair] | None = None,
+    show_progress: bool = False,
+) -> TrainReport:
     """One call: load the base model, fine-tune it on `pairs`, save it to `out`. With `held_out`
     pairs, the report carries their within/between-group similarity before and after."""
     config = config or TrainConfig()
     groups = group_pairs(pairs)
     if len(groups) < 2:
-        raise ConfigError(f"contrastive fine-tuning needs pairs of at least two videos, got {len(groups)}",
-                          "add golden queries about other videos")
+        raise ConfigError(
+            f"contrastive fine-tuning needs pairs of at least two videos, got {len(groups)}",
+            "add golden queries about other videos",
+        )
     model = load_model(base_model, config.device)
     held = group_pairs(held_out) if held_out else []
     before = group_similarity(model, held) if held else None
     report = train(model, groups, config, show_progress)
     if not report.steps:
-        raise ConfigError("no batch could hold two videos that do not share a question",
-                          "add golden queries about other videos")
+        raise ConfigError(
+            "no batch could hold two videos that do not share a question", "add golden queries about other videos"
+        )
     report.held_out_before = before
     report.held_out_after = group_similarity(model, held) if held else None
     Path(out).mkdir(parents=True, exist_ok=True)

@@ -5,6 +5,7 @@ extractive): `extractive` (no model: the whole sentences that answer, as the jud
 OpenAI-compatible chat server; frames as images + transcripts, the paper's order),
 `llamacpp` (a local GGUF model, llama.cpp in-process, text only; default Gemma 3 270M).
 """
+
 from __future__ import annotations
 
 from typing import Protocol
@@ -13,11 +14,15 @@ from ..config import GenerateConfig
 from ..registry import Registry
 from ..types import Answer, Evidence
 
-BACKENDS = Registry("generator", {
-    "extractive": "videorag.generate.extractive:ExtractiveGenerator",
-    "openai": "videorag.generate.openai:OpenAIGenerator",
-    "llamacpp": "videorag.generate.llamacpp:LlamaCppGenerator",
-}, traits={"openai": ("reads-images",)})
+BACKENDS = Registry(
+    "generator",
+    {
+        "extractive": "videorag.generate.extractive:ExtractiveGenerator",
+        "openai": "videorag.generate.openai:OpenAIGenerator",
+        "llamacpp": "videorag.generate.llamacpp:LlamaCppGenerator",
+    },
+    traits={"openai": ("reads-images",)},
+)
 
 
 class Generator(Protocol):
@@ -28,8 +33,7 @@ class Generator(Protocol):
 
     name: str
 
-    def generate(self, question: str, evidence: list[Evidence]) -> Answer:
-        ...
+    def generate(self, question: str, evidence: list[Evidence]) -> Answer: ...
 
 
 def create_generator(config: GenerateConfig, embedder=None, resources=None) -> Generator:

@@ -8,6 +8,7 @@ it says); a sentence that says nothing beyond the question's own words (an intro
 make a clean cup of coffee") counts half. The sentences come in time order, each followed by its
 `[n]` marker.
 """
+
 from __future__ import annotations
 
 import re
@@ -54,7 +55,7 @@ class ExtractiveGenerator:
         if not found:
             return []
         best = found[0][1].score
-        return [pair for pair in found if pair[1].score >= best / 2][:self.sentences]
+        return [pair for pair in found if pair[1].score >= best / 2][: self.sentences]
 
     def _scored(self, question: str, evidence: list) -> list[tuple[Evidence, Candidate]]:
         found = [(ev, s) for ev in evidence for s in sentences_of(ev)]

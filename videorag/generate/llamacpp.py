@@ -7,24 +7,28 @@ numbered moments and cite them as `[n]`. `covered` asks it, with the same prompt
 moments hold the answer at all: a signal of the answerability stage (`videorag.answerability`),
 which decides whether to answer; the answer's request then reuses the prompt already evaluated.
 (Asked to answer or say NOT COVERED in one go, it says NOT COVERED to most answerable questions
-too.) Else Gemma 3 270M (`videorag[llamacpp]`), a base model, as a plain completion. `config.model` takes a GGUF path or a model name `videorag models` lists (any model
+too.) Else Gemma 3 270M (`videorag[llamacpp]`), a base model, as a plain completion. `config.model`
+takes a GGUF path or a model name `videorag models` lists (any model
 but Gemma 270M is asked through chat).
 """
+
 from __future__ import annotations
 
 from ..config import GenerateConfig
-from ..models import GEMMA3_270M, QWEN_CODER_1_5B, resolve
-from ..types import Answer, span
 from ..llm.gguf import CONTEXT, LocalModel, local_model
 from ..llm.yesno import TOP_LOGPROBS, yes_probability
+from ..models import GEMMA3_270M, QWEN_CODER_1_5B, resolve
 from ..resources import Resources
+from ..types import Answer, span
 from .prompt import completion_prompt
 
 _STOP = ["\n\n", "Question:", "Transcript of video"]
-CHARS_PER_TOKEN = 3.0   # English text runs ~4 characters a token: a prompt is cut before it overflows
-SYSTEM = ("You answer questions about how-to videos from the numbered moments below. Their text comes from "
-          "speech recognition, so some words are misheard. Answer in one or two short sentences and cite the "
-          "moments you use, like [1].")
+CHARS_PER_TOKEN = 3.0  # English text runs ~4 characters a token: a prompt is cut before it overflows
+SYSTEM = (
+    "You answer questions about how-to videos from the numbered moments below. Their text comes from "
+    "speech recognition, so some words are misheard. Answer in one or two short sentences and cite the "
+    "moments you use, like [1]."
+)
 COVERED = "\n\nDo these moments contain the answer to the question? Reply only yes or no."
 
 
@@ -33,7 +37,7 @@ class LlamaCppGenerator:
 
     def __init__(self, config: GenerateConfig | None = None, embedder=None, resources: Resources | None = None):
         self.config = config or GenerateConfig(backend="llamacpp")
-        self.resources = resources   # its owner's: the judge's copy of the model when it is the same
+        self.resources = resources  # its owner's: the judge's copy of the model when it is the same
         self.n_ctx = CONTEXT
         self._llm: LocalModel | None = None
         self.model_path: str | None = None
@@ -49,7 +53,7 @@ class LlamaCppGenerator:
         if self._llm is None:
             from ..models import judge_available as available
 
-            default = QWEN_CODER_1_5B if available() else GEMMA3_270M   # the judge's model, when installed
+            default = QWEN_CODER_1_5B if available() else GEMMA3_270M  # the judge's model, when installed
             self.model_path, self.model_name = resolve(self.config.model, default)
             self._llm = local_model(self.model_path, self.resources)
         self._llm.warm_up()
@@ -92,24 +96,37 @@ class LlamaCppGenerator:
             return None
         request = self._request(question, evidence)
         user = request["messages"][-1]["content"] + COVERED
-        probe = {"messages": [*request["messages"][:-1], {"role": "user", "content": user}], "max_tokens": 1,
-                 "temperature": 0.0, "logprobs": True, "top_logprobs": TOP_LOGPROBS}
+        probe = {
+            "messages": [*request["messages"][:-1], {"role": "user", "content": user}],
+            "max_tokens": 1,
+            "temperature": 0.0,
+            "logprobs": True,
+            "top_logprobs": TOP_LOGPROBS,
+        }
         return yes_probability(self._model.chat(probe))
 
     def complete(self, prompt: str, max_tokens: int = 8) -> str:
         """Optional contract method: a raw completion (used e.g. as a G-Eval judge)."""
         self.warm_up()
-        return self._model.complete({"prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0})["choices"][0]["text"]
+        return self._model.complete({"prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0})["choices"][0][
+            "text"
+        ]
 
     def _answer(self, question: str, evidence: list, text: str) -> Answer:
-        return Answer(question, text.strip() or "(the model returned no answer)",
-                      [ev.citation for ev in evidence], self.name)
+        return Answer(
+            question, text.strip() or "(the model returned no answer)", [ev.citation for ev in evidence], self.name
+        )
 
     def _request(self, question: str, evidence: list) -> dict:
         body = {"max_tokens": self.config.max_tokens, "temperature": self.config.temperature}
         if self.chat:
-            return {**body, "messages": [{"role": "system", "content": SYSTEM},
-                                         {"role": "user", "content": self._fit(question, evidence, moments_prompt)}]}
+            return {
+                **body,
+                "messages": [
+                    {"role": "system", "content": SYSTEM},
+                    {"role": "user", "content": self._fit(question, evidence, moments_prompt)},
+                ],
+            }
         return {**body, "prompt": self._fit(question, evidence, completion_prompt), "stop": _STOP}
 
     def _fit(self, question: str, evidence: list, make) -> str:

@@ -11,6 +11,7 @@ model): the first request whose images such a server refuses is sent again as te
 visual view's chunk as its transcript), the server is remembered as text-only for the process
 (`videorag.llm.server.takes_images`) and a warning says so once.
 """
+
 from __future__ import annotations
 
 import os
@@ -33,7 +34,7 @@ class OpenAIGenerator:
     def messages(self, question: str, evidence: list, images: bool = True) -> list[dict]:
         """The paper's order; without `images` (a text-only server) every video as its transcript."""
         content: list[dict] = []
-        for number, ev in enumerate(evidence, 1):   # in rank order: CARVE's chunks interleave views
+        for number, ev in enumerate(evidence, 1):  # in rank order: CARVE's chunks interleave views
             if images:
                 content += [image_part(frame.jpeg) for frame in ev.frames]
             label = frames_text(number, ev) if images and ev.shows_frames else transcript_text(number, ev)
@@ -42,9 +43,13 @@ class OpenAIGenerator:
         return [{"role": "system", "content": INSTRUCTION}, {"role": "user", "content": content}]
 
     def generate(self, question: str, evidence: list) -> Answer:
-        text = self._chat(lambda images: {"messages": self.messages(question, evidence, images),
-                                          "max_tokens": self.config.max_tokens,
-                                          "temperature": self.config.temperature})
+        text = self._chat(
+            lambda images: {
+                "messages": self.messages(question, evidence, images),
+                "max_tokens": self.config.max_tokens,
+                "temperature": self.config.temperature,
+            }
+        )
         return Answer(question, text, [ev.citation for ev in evidence], self.name)
 
     def complete(self, prompt: str, max_tokens: int = 8) -> str:
@@ -55,10 +60,12 @@ class OpenAIGenerator:
         """Optional contract method: `complete` with JPEG images before the prompt in the one user
         message (e.g. a chunk's frames when writing synthetic questions); the prompt alone to a
         server that takes no images."""
+
         def body(shown: bool) -> dict:
             parts = [image_part(jpeg) for jpeg in images] if shown else []
             content = parts + [{"type": "text", "text": prompt}] if parts else prompt
             return {"max_tokens": max_tokens, "temperature": 0.0, "messages": [{"role": "user", "content": content}]}
+
         return self._chat(body)
 
     def _chat(self, body) -> str:

@@ -1,18 +1,17 @@
 """Prompt text shared by the model-backed generators."""
+
 from __future__ import annotations
 
 from ..types import span
 
-INSTRUCTION = ("You answer questions about how-to videos. Use only the videos given. "
-               "Answer in a few sentences.")
+INSTRUCTION = "You answer questions about how-to videos. Use only the videos given. Answer in a few sentences."
 
 
 def transcript_text(number: int, evidence) -> str:
     """The t_i of the paper's [V1, t1, …, Vk, tk, q]: a video's transcript excerpt, labelled."""
     cite = evidence.citation
     shown = f" (on screen: {evidence.screen})" if evidence.screen else ""
-    return (f"Transcript of video {number} ({span(cite.start, cite.end)}): "
-            f"{evidence.transcript}{shown}")
+    return f"Transcript of video {number} ({span(cite.start, cite.end)}): {evidence.transcript}{shown}"
 
 
 def frames_text(number: int, evidence) -> str:

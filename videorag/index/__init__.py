@@ -1,5 +1,6 @@
 """The embedded index: LanceDB tables for videos, text units (segments / chunks) and frames.
 Imported lazily: a search served from the snapshot never loads pyarrow's or LanceDB's code."""
+
 from __future__ import annotations
 
 __all__ = ["VideoIndex", "VideoRecord"]

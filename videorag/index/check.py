@@ -1,5 +1,6 @@
 """The index's invariants, checked and repaired: one `videos` row per id, every video with its
 segments and chunks (and, when its frames were embedded, its visual row), no orphan rows."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -10,7 +11,7 @@ from .store import VideoIndex
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str       # duplicate | incomplete | orphan
+    kind: str  # duplicate | incomplete | orphan
     video_id: str
     detail: str
 

@@ -1,6 +1,7 @@
 """The frame store: the sampled frames' JPEGs, the one thing a query may need that the search
 snapshot does not hold. Only generators and judges that read images ask for them (and the
 service's `/frame` route); the index (LanceDB) is opened on the first request, not before."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

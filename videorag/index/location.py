@@ -8,6 +8,7 @@ directory itself, or for S3 a cache folder (`$VIDEORAG_CACHE`, default `~/.cache
 S3 settings come from the usual AWS variables: `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
 `AWS_REGION` / `AWS_DEFAULT_REGION`, and `AWS_ENDPOINT_URL` for an S3-compatible server (MinIO,
 Ceph, moto)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -25,16 +26,17 @@ def locate(spec: "str | Path | Location") -> "Location":
     if text.startswith("s3://"):
         return ObjectStore(text)
     if "://" in text:
-        raise IndexError_(f"index location {text!r} is not supported",
-                          "use a local directory or s3://bucket/prefix")
+        raise IndexError_(f"index location {text!r} is not supported", "use a local directory or s3://bucket/prefix")
     return LocalDir(Path(text).expanduser())
 
 
 class LocalDir:
     def __init__(self, path: Path):
         if path.exists() and not path.is_dir():
-            raise IndexError_(f"index path {path} is a file, not a directory",
-                              "pass --index a directory (new or made by videorag index)")
+            raise IndexError_(
+                f"index path {path} is a file, not a directory",
+                "pass --index a directory (new or made by videorag index)",
+            )
         self.path = self.local = path
         self.uri, self.storage_options = str(path), None
 
@@ -77,16 +79,22 @@ class ObjectStore:
     """An index under an S3 prefix. Small files are objects; `stamp` costs one HEAD request."""
 
     def __init__(self, uri: str):
-        bucket, _, prefix = uri[len("s3://"):].partition("/")
+        bucket, _, prefix = uri[len("s3://") :].partition("/")
         if not bucket:
             raise IndexError_(f"index location {uri!r} names no bucket", "use s3://bucket/prefix")
         self.bucket, self.prefix = bucket, prefix.strip("/")
         self.uri = f"s3://{bucket}/{self.prefix}" if self.prefix else f"s3://{bucket}"
         endpoint = os.environ.get("AWS_ENDPOINT_URL")
         region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-        self.storage_options = {k: v for k, v in {
-            "aws_endpoint": endpoint, "allow_http": "true" if (endpoint or "").startswith("http://") else None,
-            "aws_region": region}.items() if v}
+        self.storage_options = {
+            k: v
+            for k, v in {
+                "aws_endpoint": endpoint,
+                "allow_http": "true" if (endpoint or "").startswith("http://") else None,
+                "aws_region": region,
+            }.items()
+            if v
+        }
         cache = Path(os.environ.get("VIDEORAG_CACHE", "~/.cache/videorag")).expanduser()
         self.local = cache / "s3" / bucket / hashlib.sha256(self.uri.encode()).hexdigest()[:16]
         self._client = None
@@ -110,8 +118,10 @@ class ObjectStore:
         try:
             self.client.head_bucket(Bucket=self.bucket)
         except Exception as exc:
-            raise IndexError_(f"bucket {self.bucket!r} cannot be reached ({exc.__class__.__name__}: {exc})",
-                              "create it, or check AWS_ENDPOINT_URL and the AWS credentials") from exc
+            raise IndexError_(
+                f"bucket {self.bucket!r} cannot be reached ({exc.__class__.__name__}: {exc})",
+                "create it, or check AWS_ENDPOINT_URL and the AWS credentials",
+            ) from exc
         self.local.mkdir(parents=True, exist_ok=True)
 
     def read(self, name: str) -> str:
@@ -162,9 +172,10 @@ class ObjectStore:
 
 def _refused(uri: str, name: str, exc: Exception) -> IndexError_:
     """An S3 refusal other than "no such object" (access denied, no bucket), said as such."""
-    return IndexError_(f"index {uri}: {name} cannot be read ({exc})",
-                       "check the bucket's name and the AWS credentials (AWS_ACCESS_KEY_ID, "
-                       "AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL)")
+    return IndexError_(
+        f"index {uri}: {name} cannot be read ({exc})",
+        "check the bucket's name and the AWS credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL)",
+    )
 
 
-Location = LocalDir | ObjectStore   # where an index lives (what `locate` returns)
+Location = LocalDir | ObjectStore  # where an index lives (what `locate` returns)

@@ -6,6 +6,7 @@ The kernel releases a lock file when its process dies, so a `kill -9` never leav
 locked; a lock object of a dead process on this host is taken over, one of another host after
 `OBJECT_LOCK_STALE` seconds. Readers never take it.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -95,14 +96,15 @@ class Lock:
             if deadline is not None and time.monotonic() >= deadline:
                 raise self._busy(self._holder())
             if not told:
-                log.warning("index %s is being written by another process%s; waiting for it",
-                            self.name, self._holder())
+                log.warning("index %s is being written by another process%s; waiting for it", self.name, self._holder())
                 told = True
             time.sleep(_POLL)
 
     def _busy(self, holder: str) -> IndexBusy:
-        return IndexBusy(f"index {self.name} is being written by another writer{holder}",
-                         "wait for it to finish, or pass --wait SECONDS to queue behind it")
+        return IndexBusy(
+            f"index {self.name} is being written by another writer{holder}",
+            "wait for it to finish, or pass --wait SECONDS to queue behind it",
+        )
 
 
 class WriterLock(Lock):
@@ -111,7 +113,7 @@ class WriterLock(Lock):
     def __init__(self, directory: Path):
         super().__init__(str(directory))
         self.path = Path(directory) / LOCK_FILE
-        self._handle: TextIO | None = None   # the open lock file while held (or being taken)
+        self._handle: TextIO | None = None  # the open lock file while held (or being taken)
 
     def _release(self) -> None:
         assert self._handle is not None, "released without being acquired"
@@ -159,7 +161,7 @@ class ObjectLock(Lock):
         owner = {"host": socket.gethostname(), "pid": os.getpid(), "since": time.time()}
         if self.store.put_new(LOCK_FILE, json.dumps(owner)):
             return True
-        if self._abandoned():   # (two processes taking over one dead lock at once may both win)
+        if self._abandoned():  # (two processes taking over one dead lock at once may both win)
             log.warning("index %s: taking over the writer lock of a writer that is gone%s", self.name, self._holder())
             self.store.delete(LOCK_FILE)
         return False

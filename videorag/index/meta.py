@@ -1,5 +1,6 @@
 """The index's metadata file (`videorag.json`: format, the models that made its embeddings), read
 and checked without opening its tables."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,10 @@ def read_meta(location) -> dict:
     try:
         return json.loads(location.read(META_FILE))
     except (OSError, ValueError) as exc:
-        raise IndexError_(f"index {location}: {META_FILE} cannot be read ({exc.__class__.__name__}: {exc})",
-                          "restore it from a backup, or re-index into a new directory") from exc
+        raise IndexError_(
+            f"index {location}: {META_FILE} cannot be read ({exc.__class__.__name__}: {exc})",
+            "restore it from a backup, or re-index into a new directory",
+        ) from exc
 
 
 def write_meta(location, meta: dict) -> None:
@@ -30,12 +33,15 @@ def open_meta(location) -> dict:
     """The metadata of the index at `location`, refused when there is none or its format is another."""
     location = locate(location)
     if not location.exists(META_FILE):
-        raise IndexError_(f"no videorag index at {location}",
-                          f"build one with: videorag index VIDEOS... --index {location}")
+        raise IndexError_(
+            f"no videorag index at {location}", f"build one with: videorag index VIDEOS... --index {location}"
+        )
     meta = read_meta(location)
     if meta.get("format") != FORMAT:
-        raise IndexError_(f"index {location} has format {meta.get('format')}, this version reads {FORMAT}",
-                          "re-index the videos into a new index directory")
+        raise IndexError_(
+            f"index {location} has format {meta.get('format')}, this version reads {FORMAT}",
+            "re-index the videos into a new index directory",
+        )
     return meta
 
 
@@ -48,12 +54,14 @@ def check_embedder(path, meta: dict, model_name: str, dim: int, fingerprint: str
         raise IndexError_(
             f"index {path} was built with text embedder {meta['embed_model']!r} "
             f"(dim {meta['dim']}), not {model_name!r} (dim {dim})",
-            f"use --embed-model {meta['embed_model']!r}, or index into a new directory")
+            f"use --embed-model {meta['embed_model']!r}, or index into a new directory",
+        )
     if known and fingerprint and known != fingerprint:
         raise IndexError_(
             f"index {path} was built with another model named {model_name!r} "
             f"(weights fingerprint {known[:12]}, this one {fingerprint[:12]})",
-            "point --embed-model at the folder the index was built with, or index into a new directory")
+            "point --embed-model at the folder the index was built with, or index into a new directory",
+        )
 
 
 def check_visual(path, meta: dict, model_name: str, dim: int) -> None:
@@ -62,4 +70,5 @@ def check_visual(path, meta: dict, model_name: str, dim: int) -> None:
         raise IndexError_(
             f"index {path} holds frame embeddings of {meta.get('visual_model')!r} "
             f"(dim {meta.get('visual_dim')}), not {model_name!r} (dim {dim})",
-            f"use --visual-model {meta.get('visual_spec')!r}, or index into a new directory")
+            f"use --visual-model {meta.get('visual_spec')!r}, or index into a new directory",
+        )

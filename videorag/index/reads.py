@@ -1,5 +1,6 @@
 """Reading an index: videos, text units, frames, captions, visual vectors and figures. Rows of
 videos missing from `videos` (orphans of an interrupted write) are left out."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,7 +28,7 @@ class Reads(IndexState):
         `live` (a reader building from one `videos` read passes its ids: a video committed
         meanwhile is then left out, not half in)."""
         ids = sorted(self.video_ids() if live is None else live)
-        if len(ids) <= 500:   # a few videos (an incremental snapshot): filtered in the scan
+        if len(ids) <= 500:  # a few videos (an incremental snapshot): filtered in the scan
             if not ids:
                 return self._tables["units"].schema.empty_table()
             return self._tables["units"].search().where(live_filter(ids)).to_arrow()
@@ -35,14 +36,25 @@ class Reads(IndexState):
         return table.filter(pc.is_in(table["video_id"], value_set=pa.array(ids, pa.string())))
 
     def segments(self, video_id: str, kind: str = "segment") -> list[Segment]:
-        rows = (self._tables["units"].search()
-                .where(f"video_id = {quote(video_id)} AND kind = {quote(kind)}")
-                .select(["idx", "start", "end", "text"]).to_arrow().to_pylist())
+        rows = (
+            self._tables["units"]
+            .search()
+            .where(f"video_id = {quote(video_id)} AND kind = {quote(kind)}")
+            .select(["idx", "start", "end", "text"])
+            .to_arrow()
+            .to_pylist()
+        )
         return [Segment(r["start"], r["end"], r["text"]) for r in sorted(rows, key=lambda r: r["idx"])]
 
     def frames(self, video_id: str) -> list[Frame]:
-        rows = (self._tables["frames"].search().where(f"video_id = {quote(video_id)}")
-                .select(["t", "jpeg"]).to_arrow().to_pylist())
+        rows = (
+            self._tables["frames"]
+            .search()
+            .where(f"video_id = {quote(video_id)}")
+            .select(["t", "jpeg"])
+            .to_arrow()
+            .to_pylist()
+        )
         return [Frame(r["t"], r["jpeg"]) for r in sorted(rows, key=lambda r: r["t"])]
 
     def frames_at(self, video_id: str, times) -> list[Frame]:
@@ -50,9 +62,14 @@ class Reads(IndexState):
         wanted = sorted({float(t) for t in times})
         if not wanted:
             return []
-        rows = (self._tables["frames"].search()
-                .where(f"video_id = {quote(video_id)} AND t IN ({', '.join(map(repr, wanted))})")
-                .select(["t", "jpeg"]).to_arrow().to_pylist())
+        rows = (
+            self._tables["frames"]
+            .search()
+            .where(f"video_id = {quote(video_id)} AND t IN ({', '.join(map(repr, wanted))})")
+            .select(["t", "jpeg"])
+            .to_arrow()
+            .to_pylist()
+        )
         return [Frame(r["t"], r["jpeg"]) for r in sorted(rows, key=lambda r: r["t"])]
 
     def frame_near(self, video_id: str, t: float) -> Frame | None:
@@ -63,8 +80,15 @@ class Reads(IndexState):
         if not len(times):
             return None
         nearest = float(times[np.argmin(np.abs(times - t))])
-        row = (self._tables["frames"].search().where(f"{base} AND t = {nearest!r}")
-               .select(["t", "jpeg"]).limit(1).to_arrow().to_pylist())
+        row = (
+            self._tables["frames"]
+            .search()
+            .where(f"{base} AND t = {nearest!r}")
+            .select(["t", "jpeg"])
+            .limit(1)
+            .to_arrow()
+            .to_pylist()
+        )
         return Frame(row[0]["t"], row[0]["jpeg"]) if row else None
 
     def captions(self, video_id: str | None = None) -> pa.Table:
@@ -83,8 +107,11 @@ class Reads(IndexState):
     def chunk_views(self, live: set[str]) -> pa.Table:
         """CARVE's visual view rows of the videos in `live` (empty without them)."""
         if not self.has_chunk_views:
-            return view_schemas(self.meta["visual_dim"])["chunk_views"].empty_table() if self.has_visual \
+            return (
+                view_schemas(self.meta["visual_dim"])["chunk_views"].empty_table()
+                if self.has_visual
                 else pa.table({"video_id": pa.array([], pa.string())})
+            )
         table = self._tables["chunk_views"].to_arrow()
         return table.filter(pc.is_in(table["video_id"], value_set=pa.array(sorted(live), pa.string())))
 
@@ -95,19 +122,30 @@ class Reads(IndexState):
             return {}
         rows = self._tables["visual"].search().select(["video_id", "vector"]).to_arrow()
         live = self.video_ids() if live is None else live
-        vectors = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False),
-                             np.float32).reshape(-1, self.meta["visual_dim"]) if rows.num_rows else np.zeros((0, 0))
+        vectors = (
+            np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False), np.float32).reshape(
+                -1, self.meta["visual_dim"]
+            )
+            if rows.num_rows
+            else np.zeros((0, 0))
+        )
         return {v: vectors[i] for i, v in enumerate(rows["video_id"].to_pylist()) if v in live}
 
     def frame_vectors(self, video_id: str) -> tuple[np.ndarray, np.ndarray]:
         """(times, (n, visual dim) vectors) of a video's sampled frames, time order."""
         if not self.has_visual:
             return np.zeros(0), np.zeros((0, 0), np.float32)
-        rows = (self._tables["frame_vectors"].search().where(f"video_id = {quote(video_id)}")
-                .select(["t", "vector"]).to_arrow())
+        rows = (
+            self._tables["frame_vectors"]
+            .search()
+            .where(f"video_id = {quote(video_id)}")
+            .select(["t", "vector"])
+            .to_arrow()
+        )
         times = rows["t"].to_numpy()
-        vectors = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False),
-                             np.float32).reshape(len(times), -1)
+        vectors = np.asarray(
+            rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False), np.float32
+        ).reshape(len(times), -1)
         order = np.argsort(times, kind="stable")
         return times[order], vectors[order]
 
@@ -143,10 +181,13 @@ class Reads(IndexState):
 
     def stats(self) -> dict:
         videos = self.videos(["duration", "source"])
-        return {"path": str(self.location), "videos": videos.num_rows,
-                "hours": round(sum(videos["duration"].to_pylist()) / 3600, 3),
-                "units": self._tables["units"].count_rows(),
-                "frames": self._tables["frames"].count_rows(),
-                "captions": self._tables["captions"].count_rows() if self.has_captions else 0,
-                "disk_bytes": self.location.disk_bytes(),
-                "models": {k: v for k, v in self.meta.items() if k != "format"}}
+        return {
+            "path": str(self.location),
+            "videos": videos.num_rows,
+            "hours": round(sum(videos["duration"].to_pylist()) / 3600, 3),
+            "units": self._tables["units"].count_rows(),
+            "frames": self._tables["frames"].count_rows(),
+            "captions": self._tables["captions"].count_rows() if self.has_captions else 0,
+            "disk_bytes": self.location.disk_bytes(),
+            "models": {k: v for k, v in self.meta.items() if k != "format"},
+        }

@@ -1,5 +1,6 @@
 """What the `Reads` and `Writes` mixins use of `VideoIndex`, declared once for the type checker
 (nothing here runs: `VideoIndex` in `store.py` sets these attributes and defines these methods)."""
+
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
@@ -13,9 +14,10 @@ class IndexState:
 
     location: Location
     meta: dict[str, Any]
-    _tables: dict[str, Any]   # {name: lancedb Table} (lancedb ships no type information)
+    _tables: dict[str, Any]  # {name: lancedb Table} (lancedb ships no type information)
 
     if TYPE_CHECKING:
+
         @property
         def has_visual(self) -> bool: ...
 

@@ -9,6 +9,7 @@ embedder: RAG-Adapter's CaptionsDB). Rows of a video missing from `videos` are o
 interrupted ingest; they are ignored by readers and removed by the next ingest. Every write holds
 the index's writer lock (`lock.py`); readers see other processes' commits after `refresh()`.
 """
+
 from __future__ import annotations
 
 import os
@@ -21,8 +22,7 @@ import pyarrow as pa
 
 from ..errors import IndexError_
 from .location import Location, locate
-from .meta import (CHANGED_FILE, FORMAT, META_FILE, check_embedder, check_visual, open_meta, read_meta,
-                   write_meta)
+from .meta import CHANGED_FILE, FORMAT, META_FILE, check_embedder, check_visual, open_meta, read_meta, write_meta
 from .reads import Reads
 from .tables import VideoRecord, caption_schemas, core_schemas, view_schemas, visual_schemas
 from .writes import Writes
@@ -42,7 +42,7 @@ class VideoIndex(Reads, Writes):
         self.meta = meta
         self.lock_wait = lock_wait  # seconds a write waits for another writer; None = no limit
         self._db = lancedb.connect(location.uri, storage_options=location.storage_options)
-        self._tables = {}   # {name: lancedb Table}, declared in `IndexState`
+        self._tables = {}  # {name: lancedb Table}, declared in `IndexState`
         self._seen = (location.stamp(CHANGED_FILE), location.stamp(META_FILE))
         self._open_all()
 
@@ -111,8 +111,15 @@ class VideoIndex(Reads, Writes):
         return cls(location, open_meta(location), lock_wait)
 
     @classmethod
-    def open_or_create(cls, path: str | Path, embed_model: str, dim: int, fingerprint: str | None = None,
-                       lock_wait: float | None = None, **extra) -> "VideoIndex":
+    def open_or_create(
+        cls,
+        path: str | Path,
+        embed_model: str,
+        dim: int,
+        fingerprint: str | None = None,
+        lock_wait: float | None = None,
+        **extra,
+    ) -> "VideoIndex":
         """Open an index for writing (its tables are created first, then recorded)."""
         location = locate(path)
         location.create()
@@ -121,8 +128,13 @@ class VideoIndex(Reads, Writes):
                 index = cls.open(location, lock_wait)
                 index.check_embedder(embed_model, dim, fingerprint)
                 return index
-            meta = {"format": FORMAT, "embed_model": embed_model, "dim": int(dim),
-                    "embed_fingerprint": fingerprint, **extra}
+            meta = {
+                "format": FORMAT,
+                "embed_model": embed_model,
+                "dim": int(dim),
+                "embed_fingerprint": fingerprint,
+                **extra,
+            }
             index = cls(location, meta, lock_wait)
             write_meta(location, meta)
             return index
@@ -137,8 +149,7 @@ class VideoIndex(Reads, Writes):
         with self.writer():
             if not self.has_visual:
                 self._open_tables(visual_schemas(int(dim)))
-                self._record(visual_backend=backend, visual_spec=spec, visual_model=model_name,
-                             visual_dim=int(dim))
+                self._record(visual_backend=backend, visual_spec=spec, visual_model=model_name, visual_dim=int(dim))
             if clip_model and not self.has_chunk_views:
                 self._open_tables(view_schemas(int(dim)))
                 self._record(clip_model=clip_model)
@@ -167,7 +178,8 @@ class VideoIndex(Reads, Writes):
                 f"index {self.location} holds captions of captioner {known.get('name')!r} "
                 f"(model {known.get('model')!r}), not {name!r} (model {model_name!r})",
                 f"use --captions {known.get('name')} --caption-model {known.get('model')!r}, "
-                "or index into a new directory")
+                "or index into a new directory",
+            )
 
     def check_embedder(self, model_name: str, dim: int, fingerprint: str | None = None) -> None:
         check_embedder(self.location, self.meta, model_name, dim, fingerprint)

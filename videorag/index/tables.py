@@ -7,6 +7,7 @@ JPEG with timestamps); with the visual path also `frame_vectors` and `visual` (a
 `chunk_views`), with a captioner also `captions` (a text per sampled frame, embedded by the text
 embedder: RAG-Adapter's CaptionsDB).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -26,13 +27,13 @@ class VideoRecord:
     size: int
     mtime_ns: int
     duration: float
-    source: str                      # "asr" or "subtitles"
+    source: str  # "asr" or "subtitles"
     segments: list[Segment]
     segment_vectors: np.ndarray
     chunks: list[Segment]
     chunk_vectors: np.ndarray
     frames: list[Frame] = field(default_factory=list)
-    frame_vectors: np.ndarray | None = None   # (len(frames), visual dim) when the visual path is on
+    frame_vectors: np.ndarray | None = None  # (len(frames), visual dim) when the visual path is on
     visual_frames: list[float] = field(default_factory=list)  # times of the frames behind visual_vector
     visual_vector: np.ndarray | None = None
     captions: list[Caption] = field(default_factory=list)  # when a captioner is on
@@ -47,35 +48,69 @@ class VideoRecord:
 def visual_schemas(dim: int) -> dict[str, pa.Schema]:
     """The visual path's tables: a vector per sampled frame, and each video's visual vector."""
     vector = pa.list_(pa.float32(), dim)
-    return {"frame_vectors": pa.schema([("video_id", pa.string()), ("t", pa.float64()), ("vector", vector)]),
-            "visual": pa.schema([("video_id", pa.string()), ("frames", pa.list_(pa.float64())),
-                                 ("vector", vector)])}
+    return {
+        "frame_vectors": pa.schema([("video_id", pa.string()), ("t", pa.float64()), ("vector", vector)]),
+        "visual": pa.schema([("video_id", pa.string()), ("frames", pa.list_(pa.float64())), ("vector", vector)]),
+    }
 
 
 def view_schemas(dim: int) -> dict[str, pa.Schema]:
     """CARVE's visual views per chunk: keyframes (times, flattened vectors) and a clip vector."""
-    return {"chunk_views": pa.schema([("video_id", pa.string()), ("start", pa.float64()), ("end", pa.float64()),
-                                      ("keyframes", pa.list_(pa.float64())),
-                                      ("keyframe_vectors", pa.list_(pa.float32())),
-                                      ("vector", pa.list_(pa.float32(), dim))])}
+    return {
+        "chunk_views": pa.schema(
+            [
+                ("video_id", pa.string()),
+                ("start", pa.float64()),
+                ("end", pa.float64()),
+                ("keyframes", pa.list_(pa.float64())),
+                ("keyframe_vectors", pa.list_(pa.float32())),
+                ("vector", pa.list_(pa.float32(), dim)),
+            ]
+        )
+    }
 
 
 def caption_schemas(dim: int) -> dict[str, pa.Schema]:
     """A captioner's table: a text per sampled frame, embedded by the text embedder."""
-    return {"captions": pa.schema([("video_id", pa.string()), ("t", pa.float64()), ("text", pa.string()),
-                                   ("vector", pa.list_(pa.float32(), dim))])}
+    return {
+        "captions": pa.schema(
+            [
+                ("video_id", pa.string()),
+                ("t", pa.float64()),
+                ("text", pa.string()),
+                ("vector", pa.list_(pa.float32(), dim)),
+            ]
+        )
+    }
 
 
 def core_schemas(dim: int) -> dict[str, pa.Schema]:
     """The tables every index has: videos, text units, frames."""
     vector = pa.list_(pa.float32(), dim)
     return {
-        "videos": pa.schema([("video_id", pa.string()), ("path", pa.string()), ("size", pa.int64()),
-                             ("mtime_ns", pa.int64()), ("duration", pa.float64()),
-                             ("source", pa.string()), ("text", pa.large_string()), ("vector", vector)]),
-        "units": pa.schema([("video_id", pa.string()), ("kind", pa.string()), ("idx", pa.int32()),
-                            ("start", pa.float64()), ("end", pa.float64()), ("text", pa.string()),
-                            ("vector", vector)]),
+        "videos": pa.schema(
+            [
+                ("video_id", pa.string()),
+                ("path", pa.string()),
+                ("size", pa.int64()),
+                ("mtime_ns", pa.int64()),
+                ("duration", pa.float64()),
+                ("source", pa.string()),
+                ("text", pa.large_string()),
+                ("vector", vector),
+            ]
+        ),
+        "units": pa.schema(
+            [
+                ("video_id", pa.string()),
+                ("kind", pa.string()),
+                ("idx", pa.int32()),
+                ("start", pa.float64()),
+                ("end", pa.float64()),
+                ("text", pa.string()),
+                ("vector", vector),
+            ]
+        ),
         "frames": pa.schema([("video_id", pa.string()), ("t", pa.float64()), ("jpeg", pa.binary())]),
     }
 

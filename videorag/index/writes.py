@@ -1,5 +1,6 @@
 """Writing an index: videos added (their `videos` row last), replaced, relocated, removed;
 orphans of interrupted writes cleaned; tables compacted. Every write holds the writer lock."""
+
 from __future__ import annotations
 
 import logging
@@ -26,8 +27,10 @@ class Writes(IndexState):
     def add_many(self, records: list[VideoRecord]) -> None:
         """`add` for several videos at once: one commit per table (their `videos` rows last)."""
         if any(r.captions for r in records) and not self.has_captions:
-            raise IndexError_(f"index {self.location} has no captions table",
-                              "call VideoIndex.enable_captions(name, model) before adding captions")
+            raise IndexError_(
+                f"index {self.location} has no captions table",
+                "call VideoIndex.enable_captions(name, model) before adding captions",
+            )
         if records:
             with self.writer():
                 self._add(records)
@@ -37,10 +40,16 @@ class Writes(IndexState):
         self._tables["units"].add(pa.concat_tables([self._unit_rows(r) for r in records]))
         for record in records:
             if record.frames:
-                self._tables["frames"].add(pa.table({
-                    "video_id": [record.video_id] * len(record.frames),
-                    "t": [f.t for f in record.frames], "jpeg": [f.jpeg for f in record.frames]},
-                    schema=self._tables["frames"].schema))
+                self._tables["frames"].add(
+                    pa.table(
+                        {
+                            "video_id": [record.video_id] * len(record.frames),
+                            "t": [f.t for f in record.frames],
+                            "jpeg": [f.jpeg for f in record.frames],
+                        },
+                        schema=self._tables["frames"].schema,
+                    )
+                )
             if record.frame_vectors is not None:
                 self._add_visual(record)
             if record.captions:
@@ -48,59 +57,99 @@ class Writes(IndexState):
             if record.chunk_views and self.has_chunk_views:
                 self._add_chunk_views(record)
         rows = pa.concat_tables([self._video_row(r) for r in records])
-        (self._tables["videos"].merge_insert("video_id").when_matched_update_all()
-         .when_not_matched_insert_all().execute(rows))
+        (
+            self._tables["videos"]
+            .merge_insert("video_id")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute(rows)
+        )
 
     def _video_row(self, record: VideoRecord) -> pa.Table:
         mean = record.chunk_vectors.mean(axis=0) if len(record.chunk_vectors) else np.zeros(self.meta["dim"])
         mean = mean / max(float(np.linalg.norm(mean)), 1e-12)
-        return pa.table({
-            "video_id": [record.video_id], "path": [record.path], "size": [record.size],
-            "mtime_ns": [record.mtime_ns], "duration": [record.duration], "source": [record.source],
-            "text": [record.text], "vector": [mean.astype(np.float32).tolist()]},
-            schema=self._tables["videos"].schema)
+        return pa.table(
+            {
+                "video_id": [record.video_id],
+                "path": [record.path],
+                "size": [record.size],
+                "mtime_ns": [record.mtime_ns],
+                "duration": [record.duration],
+                "source": [record.source],
+                "text": [record.text],
+                "vector": [mean.astype(np.float32).tolist()],
+            },
+            schema=self._tables["videos"].schema,
+        )
 
     def _add_visual(self, record: VideoRecord) -> None:
         dim = self.meta["visual_dim"]
         flat = np.asarray(record.frame_vectors, np.float32).reshape(-1)
-        self._tables["frame_vectors"].add(pa.table({
-            "video_id": [record.video_id] * len(record.frames), "t": [f.t for f in record.frames],
-            "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), dim)},
-            schema=self._tables["frame_vectors"].schema))
+        self._tables["frame_vectors"].add(
+            pa.table(
+                {
+                    "video_id": [record.video_id] * len(record.frames),
+                    "t": [f.t for f in record.frames],
+                    "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), dim),
+                },
+                schema=self._tables["frame_vectors"].schema,
+            )
+        )
         assert record.visual_vector is not None, "ingest sets frame_vectors and visual_vector together"
         self.set_visual(record.video_id, record.visual_frames, record.visual_vector)
 
     def _add_captions(self, record: VideoRecord) -> None:
         dim = self.meta["dim"]
         flat = np.asarray(record.caption_vectors, np.float32).reshape(len(record.captions) * dim)
-        self._tables["captions"].add(pa.table({
-            "video_id": [record.video_id] * len(record.captions), "t": [c.t for c in record.captions],
-            "text": [c.text for c in record.captions],
-            "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), dim)},
-            schema=self._tables["captions"].schema))
+        self._tables["captions"].add(
+            pa.table(
+                {
+                    "video_id": [record.video_id] * len(record.captions),
+                    "t": [c.t for c in record.captions],
+                    "text": [c.text for c in record.captions],
+                    "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), dim),
+                },
+                schema=self._tables["captions"].schema,
+            )
+        )
 
     def _add_chunk_views(self, record: VideoRecord) -> None:
         views = record.chunk_views
         dim = self.meta["visual_dim"]
         flat = np.asarray(np.stack([v.vector for v in views]), np.float32).reshape(-1)
-        self._tables["chunk_views"].add(pa.table({
-            "video_id": [record.video_id] * len(views), "start": [v.start for v in views],
-            "end": [v.end for v in views], "keyframes": [list(map(float, v.keyframes)) for v in views],
-            "keyframe_vectors": [np.asarray(v.keyframe_vectors, np.float32).reshape(-1).tolist() for v in views],
-            "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), dim)},
-            schema=self._tables["chunk_views"].schema))
+        self._tables["chunk_views"].add(
+            pa.table(
+                {
+                    "video_id": [record.video_id] * len(views),
+                    "start": [v.start for v in views],
+                    "end": [v.end for v in views],
+                    "keyframes": [list(map(float, v.keyframes)) for v in views],
+                    "keyframe_vectors": [
+                        np.asarray(v.keyframe_vectors, np.float32).reshape(-1).tolist() for v in views
+                    ],
+                    "vector": pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), dim),
+                },
+                schema=self._tables["chunk_views"].schema,
+            )
+        )
 
     def set_visual(self, video_id: str, frames: list[float], vector: np.ndarray) -> None:
         """(Re)place a video's visual representation: the frames chosen for retrieval, their vector."""
         with self.writer():
             self._tables["visual"].delete(f"video_id = {quote(video_id)}")
-            self._tables["visual"].add(pa.table({
-                "video_id": [video_id], "frames": [list(map(float, frames))],
-                "vector": [np.asarray(vector, np.float32).tolist()]}, schema=self._tables["visual"].schema))
+            self._tables["visual"].add(
+                pa.table(
+                    {
+                        "video_id": [video_id],
+                        "frames": [list(map(float, frames))],
+                        "vector": [np.asarray(vector, np.float32).tolist()],
+                    },
+                    schema=self._tables["visual"].schema,
+                )
+            )
 
     def _unit_rows(self, record: VideoRecord) -> pa.Table:
-        units = [("segment", record.segments, record.segment_vectors),
-                 ("chunk", record.chunks, record.chunk_vectors)]
+        units = [("segment", record.segments, record.segment_vectors), ("chunk", record.chunks, record.chunk_vectors)]
         rows: dict[str, list] = {k: [] for k in ("kind", "idx", "start", "end", "text")}
         vectors = []
         for kind, segs, vecs in units:
@@ -110,13 +159,16 @@ class Writes(IndexState):
             vectors.append(np.asarray(vecs, np.float32).reshape(len(segs), self.meta["dim"]))
         flat = np.concatenate(vectors).reshape(-1)
         vector = pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), self.meta["dim"])
-        return pa.table({"video_id": [record.video_id] * len(rows["kind"]), **rows, "vector": vector},
-                        schema=self._tables["units"].schema)
+        return pa.table(
+            {"video_id": [record.video_id] * len(rows["kind"]), **rows, "vector": vector},
+            schema=self._tables["units"].schema,
+        )
 
     def relocate(self, video_id: str, path: str, size: int, mtime_ns: int) -> None:
         with self.writer():
-            self._tables["videos"].update(where=f"video_id = {quote(video_id)}",
-                                          values={"path": path, "size": size, "mtime_ns": mtime_ns})
+            self._tables["videos"].update(
+                where=f"video_id = {quote(video_id)}", values={"path": path, "size": size, "mtime_ns": mtime_ns}
+            )
 
     def remove(self, video_id: str) -> None:
         """Drop a video and all its rows (nothing happens when it is not indexed)."""

@@ -1,4 +1,5 @@
 """Text units of a video: bounded segments, fixed-window chunks, and model-sized pieces."""
+
 from __future__ import annotations
 
 import math
@@ -18,8 +19,11 @@ def bound_segments(segments: list[Segment], max_seconds: float) -> list[Segment]
         parts = min(len(words), math.ceil(length / max_seconds))
         for i in range(parts):
             lo, hi = len(words) * i // parts, len(words) * (i + 1) // parts
-            out.append(Segment(seg.start + length * lo / len(words),
-                               seg.start + length * hi / len(words), " ".join(words[lo:hi])))
+            out.append(
+                Segment(
+                    seg.start + length * lo / len(words), seg.start + length * hi / len(words), " ".join(words[lo:hi])
+                )
+            )
     return out
 
 
@@ -30,7 +34,4 @@ def window_chunks(segments: list[Segment], seconds: float, duration: float) -> l
         groups.setdefault(int((seg.start + seg.end) / 2 // seconds), []).append(seg.text)
     end_of_text = max((s.end for s in segments), default=0.0)
     total = max(duration, end_of_text)
-    return [Segment(k * seconds, min((k + 1) * seconds, total), " ".join(texts))
-            for k, texts in sorted(groups.items())]
-
-
+    return [Segment(k * seconds, min((k + 1) * seconds, total), " ".join(texts)) for k, texts in sorted(groups.items())]

@@ -4,6 +4,7 @@ Frame sampling picks its strategy per file: when keyframes are close together (â
 seconds) only keyframes are decoded; otherwise every reference frame is decoded with threading
 and the ones between samples are dropped.
 """
+
 from __future__ import annotations
 
 import io
@@ -19,8 +20,8 @@ from ..types import Frame
 
 log = logging.getLogger(__name__)
 
-KEYFRAME_GAP = 2.0      # seconds; at or below it, keyframes alone are dense enough
-_PROBE_PACKETS = 600    # video packets read to measure the keyframe gap
+KEYFRAME_GAP = 2.0  # seconds; at or below it, keyframes alone are dense enough
+_PROBE_PACKETS = 600  # video packets read to measure the keyframe gap
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,9 @@ def open_media(path: str | Path) -> av.container.InputContainer:
         return av.open(str(path))
     except (av.error.FFmpegError, UnicodeDecodeError) as exc:
         what = "not a video file" if isinstance(exc, av.error.InvalidDataError) else "not a readable video"
-        raise MediaError(f"{path}: {what} ({_in_words(exc)})",
-                         "the file is corrupt, truncated or not a video; re-export it") from exc
+        raise MediaError(
+            f"{path}: {what} ({_in_words(exc)})", "the file is corrupt, truncated or not a video; re-export it"
+        ) from exc
 
 
 def _in_words(exc: Exception) -> str:
@@ -91,8 +93,7 @@ def _keyframe_gap(container: av.container.InputContainer) -> float | None:
     return (times[-1] - times[0]) / (len(times) - 1)
 
 
-def sample_frames(path: str | Path, fps: float = 1.0, max_side: int = 384,
-                  quality: int = 80) -> list[Frame]:
+def sample_frames(path: str | Path, fps: float = 1.0, max_side: int = 384, quality: int = 80) -> list[Frame]:
     """Frames at `fps` per second as JPEG, scaled to fit `max_side`. A stream that breaks off
     (a truncated file) gives the frames before the break; raises MediaError when none decode."""
     info = probe(path)
@@ -109,8 +110,10 @@ def sample_frames(path: str | Path, fps: float = 1.0, max_side: int = 384,
             frames.extend(_pick(container.decode(stream), fps, max_side, quality))
         except av.error.FFmpegError as exc:
             if not frames:
-                raise MediaError(f"{path}: video stream cannot be decoded ({_in_words(exc)})",
-                                 "the file is corrupt or truncated; re-export it") from exc
+                raise MediaError(
+                    f"{path}: video stream cannot be decoded ({_in_words(exc)})",
+                    "the file is corrupt or truncated; re-export it",
+                ) from exc
             log.info("%s: decoding stopped at %.1f s (%s)", path, frames[-1].t, exc)  # ingest warns
         return frames
 

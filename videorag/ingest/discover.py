@@ -1,4 +1,5 @@
 """Finding video files and identifying them by content."""
+
 from __future__ import annotations
 
 import hashlib
@@ -22,7 +23,7 @@ def find_videos(paths: Sequence[str | Path], extensions: tuple[str, ...]) -> Fou
     """Expand files and folders (recursively) into video files (sorted, unique) and problems
     (missing paths, folders that cannot be listed)."""
     found = Found()
-    seen: dict[Path, None] = {}   # an insertion-ordered set
+    seen: dict[Path, None] = {}  # an insertion-ordered set
     for raw in paths:
         path = Path(raw).expanduser()
         try:
@@ -42,10 +43,11 @@ def find_videos(paths: Sequence[str | Path], extensions: tuple[str, ...]) -> Fou
 
 def none_exist(paths: Sequence[str | Path]) -> bool:
     """Whether not one of `paths` exists (so there is nothing to index); False for no paths."""
+
     def exists(raw) -> bool:
         try:
             return Path(raw).expanduser().exists()
-        except (OSError, RuntimeError, ValueError):   # unreadable, ~nosuchuser, a NUL byte: find_videos says
+        except (OSError, RuntimeError, ValueError):  # unreadable, ~nosuchuser, a NUL byte: find_videos says
             return True
 
     return bool(paths) and not any(exists(p) for p in paths)

@@ -6,6 +6,7 @@ them to the index, one video at a time. A bad file is recorded in the report and
 video becomes visible only once all its rows are written, so an interrupted run leaves a
 readable index and the next run finishes the job.
 """
+
 from __future__ import annotations
 
 import logging
@@ -55,28 +56,39 @@ def context_texts(segments: list[Segment], width: int) -> list[str]:
     texts = [s.text for s in segments]
     if not width:
         return texts
-    return [" ".join(texts[max(0, i - width):i + width + 1]) for i in range(len(texts))]
+    return [" ".join(texts[max(0, i - width) : i + width + 1]) for i in range(len(texts))]
 
 
 class Ingestor:
     """Indexes files into an index directory with the given (or default) ASR and embedder."""
 
-    def __init__(self, index: VideoIndex, config: Config, asr, embedder, visual=None, retrieval_net=None,
-                 captioner=None, roots: tuple[Path, ...] | None = None, worker=None):
+    def __init__(
+        self,
+        index: VideoIndex,
+        config: Config,
+        asr,
+        embedder,
+        visual=None,
+        retrieval_net=None,
+        captioner=None,
+        roots: tuple[Path, ...] | None = None,
+        worker=None,
+    ):
         self.index = index
         self.config = config
         self.asr = asr
         self.embedder = embedder
-        self.visual = visual                # frame embedder, when the visual path is on
+        self.visual = visual  # frame embedder, when the visual path is on
         self.retrieval_net = retrieval_net  # learned frame-subset scorer, when trained
-        self.captioner = captioner          # frame captioner, when captions are on
-        self.roots = roots                  # when set (a server), files and subtitles must resolve inside
-        self.worker = worker                # picklable: makes this ingestor again in a worker process (ray)
+        self.captioner = captioner  # frame captioner, when captions are on
+        self.roots = roots  # when set (a server), files and subtitles must resolve inside
+        self.worker = worker  # picklable: makes this ingestor again in a worker process (ray)
         self.engine = create_engine(config.ingest)
-        self._tracker: Tracker | None = None   # the run's stages and time left, while it runs here
+        self._tracker: Tracker | None = None  # the run's stages and time left, while it runs here
 
-    def run(self, paths: list[str | Path], progress: Progress | None = None,
-            stages: Stages | None = None) -> IngestReport:
+    def run(
+        self, paths: list[str | Path], progress: Progress | None = None, stages: Stages | None = None
+    ) -> IngestReport:
         """Index the files under `paths`, holding the index's writer lock for the whole run (a
         second writer waits, then finds the work done). `progress(done, total, current, result)`
         is called before each file to ingest (result None) and after it; `stages(current, stage,
@@ -96,11 +108,19 @@ class Ingestor:
         if self.index.remove_orphans():
             log.info("removed rows of videos left unfinished by an interrupted ingest")
         files = [f for f in found.files if inside(f, self.roots)]
-        report.files += [FileResult(path_text(f), "failed", error=f"{path_text(f)}: outside the allowed roots")
-                         for f in found.files if f not in files]
+        report.files += [
+            FileResult(path_text(f), "failed", error=f"{path_text(f)}: outside the allowed roots")
+            for f in found.files
+            if f not in files
+        ]
         todo = self._classify(files, report)
-        bar = tqdm(total=len(todo), unit="video", disable=not self.config.show_progress, desc="indexing",
-                   bar_format="{desc}: {n_fmt}/{total_fmt} videos |{bar}| {elapsed}{postfix}")
+        bar = tqdm(
+            total=len(todo),
+            unit="video",
+            disable=not self.config.show_progress,
+            desc="indexing",
+            bar_format="{desc}: {n_fmt}/{total_fmt} videos |{bar}| {elapsed}{postfix}",
+        )
         self._tracker = Tracker([p for p, _ in todo], _shown(bar, stages))
         for done, (path, build) in enumerate(self.engine.build(self, todo) if todo else ()):
             progress(done, len(todo), path_text(path), None)
@@ -143,8 +163,9 @@ class Ingestor:
             elif video_id in by_id:
                 report.files.append(self._relocate(path, stat, by_id[video_id]))
             elif video_id in queued:
-                report.files.append(FileResult(path_text(path), "unchanged", video_id,
-                                               error="same content as another file in this run"))
+                report.files.append(
+                    FileResult(path_text(path), "unchanged", video_id, error="same content as another file in this run")
+                )
             else:
                 queued.add(video_id)
                 todo.append((path, video_id))
@@ -197,11 +218,18 @@ class Ingestor:
         self._stage(path, "decode")
         sampled = frames()
         record = VideoRecord(
-            video_id=video_id, path=path_text(path), size=stat.st_size, mtime_ns=stat.st_mtime_ns,
-            duration=max(info.duration, segments[-1].end), source=source,
-            segments=segments, segment_vectors=segment_vectors, chunks=chunks,
+            video_id=video_id,
+            path=path_text(path),
+            size=stat.st_size,
+            mtime_ns=stat.st_mtime_ns,
+            duration=max(info.duration, segments[-1].end),
+            source=source,
+            segments=segments,
+            segment_vectors=segment_vectors,
+            chunks=chunks,
             chunk_vectors=chunk_vectors(segments, segment_vectors, chunks, cfg.chunk_seconds),
-            frames=sampled)
+            frames=sampled,
+        )
         if self.visual is not None and record.frames:
             self._stage(path, "visual")
             self._add_visual(record)
@@ -229,12 +257,14 @@ class Ingestor:
         cfg = self.config.ingest
         images = [f.jpeg for f in record.frames]
         record.frame_vectors = self.visual.embed_images(images)
-        chosen = retrieval_frames(record.frame_vectors, cfg.retrieval_frames, cfg.retrieval_subset,
-                                  self.retrieval_net, cfg.frame_reduction)
+        chosen = retrieval_frames(
+            record.frame_vectors, cfg.retrieval_frames, cfg.retrieval_subset, self.retrieval_net, cfg.frame_reduction
+        )
         record.visual_frames = [record.frames[i].t for i in chosen]
         record.visual_vector = video_vector(record.frame_vectors, chosen, self.visual, images)
-        record.chunk_views = chunk_views([f.t for f in record.frames], record.frame_vectors, cfg.chunk_seconds,
-                                         record.duration, self.visual, images)
+        record.chunk_views = chunk_views(
+            [f.t for f in record.frames], record.frame_vectors, cfg.chunk_seconds, record.duration, self.visual, images
+        )
 
     def _text(self, path: Path, info: MediaInfo) -> tuple[list[Segment], str, list[str]]:
         """(segments, source, warnings): the sidecar subtitles, checked against the video's
@@ -244,22 +274,26 @@ class Ingestor:
             segments, warnings = read_subtitles(sidecar, info.duration)
             return segments, "subtitles", warnings
         if not info.has_audio:
-            raise MediaError(f"{path}: no audio track and no subtitles",
-                             f"put {path.stem}.srt or {path.stem}.vtt beside the video")
+            raise MediaError(
+                f"{path}: no audio track and no subtitles", f"put {path.stem}.srt or {path.stem}.vtt beside the video"
+            )
         self._stage(path, "transcribe")
         heard = (lambda t: self._stage(path, "transcribe", t / info.duration)) if info.duration > 0 else None
         segments = self.asr.transcribe(str(path), progress=heard)
         if not segments:
-            raise MediaError(f"{path}: no speech recognised in the audio",
-                             f"put {path.stem}.srt or {path.stem}.vtt beside the video")
+            raise MediaError(
+                f"{path}: no speech recognised in the audio", f"put {path.stem}.srt or {path.stem}.vtt beside the video"
+            )
         return segments, "asr", []
 
 
 def _shown(bar, stages: Stages) -> Stages:
     """A stage report that also shows on the CLI's progress bar."""
+
     def report(current: str, stage: str, left: float | None) -> None:
         bar.set_postfix_str(stage_text(current, stage, left, width=40))
         stages(current, stage, left)
+
     return report
 
 
@@ -275,13 +309,18 @@ def partial_read(info: MediaInfo, frames: list, fps: float) -> list[str]:
 
 
 def _unreadable(path: Path, exc: OSError) -> FileResult:
-    return FileResult(path_text(path), "failed", error=(
-        f"{path_text(path)}: cannot be read ({exc.strerror or exc}); check its permissions"))
+    return FileResult(
+        path_text(path),
+        "failed",
+        error=(f"{path_text(path)}: cannot be read ({exc.strerror or exc}); check its permissions"),
+    )
 
 
 def _unexpected(name: str, exc: Exception) -> str:
-    return (f"{name}: unexpected {exc.__class__.__name__}: {path_text(str(exc))} "
-            "(please report this with the file's ffprobe output)")
+    return (
+        f"{name}: unexpected {exc.__class__.__name__}: {path_text(str(exc))} "
+        "(please report this with the file's ffprobe output)"
+    )
 
 
 def _same_content(path: Path, video_id: str) -> bool:

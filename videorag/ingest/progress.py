@@ -5,6 +5,7 @@ share of its work (`SHARES`, rough costs on 2 cores: speech recognition dominate
 recogniser reports how far into the audio it is. The estimate is the elapsed time scaled by the
 work left, once there is enough behind it to scale (`MIN_SECONDS`, `MIN_FRACTION`).
 """
+
 from __future__ import annotations
 
 import time
@@ -13,10 +14,12 @@ from pathlib import Path
 
 # share of one file's work per stage, in the order `Ingestor._build` runs them
 SHARES = {"transcribe": 0.6, "embed": 0.1, "decode": 0.1, "visual": 0.05, "caption": 0.1, "write": 0.05}
-BEFORE = {name: sum(list(SHARES.values())[:i]) for i, name in enumerate(SHARES)}   # a file's share done on entering a stage
+BEFORE = {
+    name: sum(list(SHARES.values())[:i]) for i, name in enumerate(SHARES)
+}  # a file's share done on entering a stage
 MIN_SECONDS, MIN_FRACTION = 2.0, 0.01
 
-Stages = Callable[[str, str, "float | None"], None]   # (current file, stage, seconds left or None)
+Stages = Callable[[str, str, "float | None"], None]  # (current file, stage, seconds left or None)
 
 
 class Tracker:
@@ -62,6 +65,7 @@ def stage_lines(write: Callable[[str], None]) -> Stages:
         if (current, stage) != last:
             last = (current, stage)
             write(stage_text(current, stage, left))
+
     return report
 
 

@@ -4,6 +4,7 @@ A subtitle file is untrusted input: `read_subtitles` keeps only cues with sane t
 video, bounds the words per cue and the cues per second, and says in one-line warnings what it
 dropped or changed. Parsing is linear in the file's size, and the file's size is capped.
 """
+
 from __future__ import annotations
 
 import html
@@ -24,7 +25,7 @@ SIDECAR_SUFFIXES = (".srt", ".vtt", ".en.srt", ".en.vtt")
 # A time not glued to other digits or separators: [-][h:]mm:ss(,|.)ttt, at most 3 hour digits
 # (bounded repeats keep the scan linear on garbled lines of digits).
 _TIME = re.compile(r"(?<![\d:.,])(-?)(?:(\d{1,3}):)?(\d{1,2}):(\d{2})[.,](\d{1,3})")
-_TAG = re.compile(r"<[^<>]*>|\{\\[^{}]*\}")     # no nesting: linear on unclosed tags
+_TAG = re.compile(r"<[^<>]*>|\{\\[^{}]*\}")  # no nesting: linear on unclosed tags
 _WORD = re.compile(r"\S+")
 _NOT_VALID = "check that it is a valid .srt or .vtt file"
 
@@ -33,15 +34,14 @@ _NOT_VALID = "check that it is a valid .srt or .vtt file"
 class SubtitleLimits:
     """Bounds on what one subtitle file may put into the index (see `read_subtitles`)."""
 
-    max_words_per_cue: int = 200          # longer cues are truncated
-    max_word_chars: int = 100             # longer "words" (junk, unclosed tags) are cut
-    max_cues_per_second: float = 4.0      # over the video's duration; more cues are merged
-    min_cue_cap: int = 100                # the cue cap never goes below this (very short videos)
-    max_file_bytes: int = 20 * 2**20      # larger files are refused
+    max_words_per_cue: int = 200  # longer cues are truncated
+    max_word_chars: int = 100  # longer "words" (junk, unclosed tags) are cut
+    max_cues_per_second: float = 4.0  # over the video's duration; more cues are merged
+    min_cue_cap: int = 100  # the cue cap never goes below this (very short videos)
+    max_file_bytes: int = 20 * 2**20  # larger files are refused
 
     def __post_init__(self):
-        for name in ("max_words_per_cue", "max_word_chars", "max_cues_per_second", "min_cue_cap",
-                     "max_file_bytes"):
+        for name in ("max_words_per_cue", "max_word_chars", "max_cues_per_second", "min_cue_cap", "max_file_bytes"):
             value = getattr(self, name)
             if not value > 0:
                 raise ConfigError(f"`{name}` must be > 0, got {value!r}")
@@ -58,7 +58,7 @@ def find_sidecar(video: Path) -> Path | None:
             candidate = video.with_name(video.stem + suffix)
             if candidate.is_file():
                 return candidate
-        except (OSError, ValueError):    # e.g. the name gets too long for the file system
+        except (OSError, ValueError):  # e.g. the name gets too long for the file system
             continue
     return None
 
@@ -71,8 +71,9 @@ def parse_subtitles(path: Path) -> list[Segment]:
     return segments
 
 
-def read_subtitles(path: Path, duration: float,
-                   limits: SubtitleLimits = SubtitleLimits()) -> tuple[list[Segment], list[str]]:
+def read_subtitles(
+    path: Path, duration: float, limits: SubtitleLimits = SubtitleLimits()
+) -> tuple[list[Segment], list[str]]:
     """Read an SRT or WebVTT file into valid cues sorted by start, plus one-line warnings.
 
     Cues need readable times with 0 <= start < end; cues starting at or after `duration` are
@@ -82,12 +83,10 @@ def read_subtitles(path: Path, duration: float,
     Raises MediaError when the file is unreadable, too large, or has no valid cue.
     """
     tally: Counter[str] = Counter()
-    cues = _fit_duration(list(_cues(_read(path, limits.max_file_bytes), limits, tally)),
-                         duration, tally)
+    cues = _fit_duration(list(_cues(_read(path, limits.max_file_bytes), limits, tally)), duration, tally)
     if not cues:
         dropped = "; ".join(_messages(tally, duration, limits))
-        raise MediaError(f"{path}: no subtitle cues found" + (f"; {dropped}" if dropped else ""),
-                         _NOT_VALID)
+        raise MediaError(f"{path}: no subtitle cues found" + (f"; {dropped}" if dropped else ""), _NOT_VALID)
     cues.sort(key=lambda c: (c.start, c.end))
     cap = limits.cue_cap(duration if _known(duration) else max(c.end for c in cues))
     if len(cues) > cap:
@@ -108,8 +107,10 @@ def _read(path: Path, max_bytes: int) -> str:
     except OSError as exc:
         raise MediaError(f"{path}: subtitles cannot be read ({exc})", "check file permissions") from exc
     if len(data) > max_bytes:
-        raise MediaError(f"{path}: subtitle file is larger than {max_bytes / 2**20:g} MiB",
-                         "check that it belongs to this video, or trim it below the limit")
+        raise MediaError(
+            f"{path}: subtitle file is larger than {max_bytes / 2**20:g} MiB",
+            "check that it belongs to this video, or trim it below the limit",
+        )
     return data.decode("utf-8-sig", errors="replace")
 
 
@@ -126,7 +127,7 @@ def _blocks(raw: str):
             stop = timings[k + 1] if k + 1 < len(timings) else len(block)
             if stop < len(block) and block[stop - 1].strip().isdigit():
                 stop -= 1
-            yield block[i], block[i + 1:stop]
+            yield block[i], block[i + 1 : stop]
         block = []
 
 
@@ -163,7 +164,7 @@ def _text(lines: list[str], limits: SubtitleLimits) -> tuple[str, bool]:
                 return " ".join(words), True
             word = match.group()
             cut |= len(word) > limits.max_word_chars
-            words.append(word[:limits.max_word_chars])
+            words.append(word[: limits.max_word_chars])
     return " ".join(words), cut
 
 
@@ -192,7 +193,7 @@ def _merge(cues: list[Segment], cap: int, max_words: int) -> tuple[list[Segment]
         groups = _pack(cues, per_group, max_words)
         if len(groups) <= cap:
             return [_join(cues[a:b], max_words)[0] for a, b in groups], 0
-    joined = [_join(cues[a:a + size], max_words) for a in range(0, len(cues), size)]
+    joined = [_join(cues[a : a + size], max_words) for a in range(0, len(cues), size)]
     return [cue for cue, _ in joined], sum(lost for _, lost in joined)
 
 
@@ -228,13 +229,14 @@ def _messages(tally: Counter, duration: float, limits: SubtitleLimits) -> list[s
         "late": f"dropped {{}} starting at or after the video's end ({duration:.1f} s)",
         "clamped": f"clamped {{}} to the video's end ({duration:.1f} s)",
         "truncated": f"truncated {{}} to {limits.max_words_per_cue} words "
-                     f"of at most {limits.max_word_chars} characters",
+        f"of at most {limits.max_word_chars} characters",
     }
     out = [template.format(cues(tally[key])) for key, template in templates.items() if tally[key]]
     if tally["merged_from"]:
-        out.append(f"merged {cues(tally['merged_from'])} into {tally['merged_into']} (cap {tally['cap']}: "
-                   f"{limits.max_cues_per_second:g} per second of video, at least {limits.min_cue_cap})")
+        out.append(
+            f"merged {cues(tally['merged_from'])} into {tally['merged_into']} (cap {tally['cap']}: "
+            f"{limits.max_cues_per_second:g} per second of video, at least {limits.min_cue_cap})"
+        )
     if tally["lost_words"]:
-        out.append(f"dropped {tally['lost_words']} words over {limits.max_words_per_cue} "
-                   "per merged cue")
+        out.append(f"dropped {tally['lost_words']} words over {limits.max_words_per_cue} per merged cue")
     return out

@@ -9,6 +9,7 @@ One server per model file per owner (`local_model`, with the context size of `CO
 the owner's `videorag.resources.Resources`): the judge and the generator of one `VideoRAG` share
 it, one copy in memory, when they use the same model; closing the owner unloads it.
 """
+
 from __future__ import annotations
 
 import logging
@@ -50,8 +51,9 @@ class LocalModel:
         try:
             return xllamacpp.Server(params)
         except RuntimeError as exc:
-            raise ModelNotFoundError(f"llama.cpp cannot load {self.path} ({exc})",
-                                     "pass a GGUF model file (--model / --rerank-model)") from exc
+            raise ModelNotFoundError(
+                f"llama.cpp cannot load {self.path} ({exc})", "pass a GGUF model file (--model / --rerank-model)"
+            ) from exc
 
     def close(self) -> None:
         """Unload the model (the next request loads it again)."""
@@ -107,7 +109,7 @@ def _checked(reply, path: str) -> dict:
     raise exc
 
 
-CONTEXT = 4096   # tokens: the generator's prompt and answer; the judge's fit with room to spare
+CONTEXT = 4096  # tokens: the generator's prompt and answer; the judge's fit with room to spare
 
 
 def local_model(path: str, resources: Resources | None = None) -> LocalModel:

@@ -6,6 +6,7 @@ most QUOTE_CHARS of the reply.
 Base URL from the caller's config / $OPENAI_BASE_URL (default http://localhost:8000/v1), key from
 $OPENAI_API_KEY. A server that refuses a request's images is remembered as text-only for the
 process (`takes_images`: a fact about that server, not a model held in memory)."""
+
 from __future__ import annotations
 
 import base64
@@ -39,8 +40,10 @@ def takes_images(url: str, model: str) -> bool:
 
 def has_images(request: dict) -> bool:
     """Whether a chat request carries an image part."""
-    return any(isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"])
-               for m in request.get("messages", ()))
+    return any(
+        isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"])
+        for m in request.get("messages", ())
+    )
 
 
 def refused_images(exc: GenerationError, url: str, model: str, warn: bool = True) -> bool:
@@ -54,18 +57,23 @@ def refused_images(exc: GenerationError, url: str, model: str, warn: bool = True
         first = (url, model) not in _text_only
         _text_only.add((url, model))
     if first and warn:
-        log.warning("%s (model %s) takes no images (%s): it is asked in text alone from now on (answers read "
-                    "transcripts, the judge leaves frames unjudged); for frames, serve a vision-language model "
-                    "(llama.cpp with --mmproj, a vision model in Ollama or vLLM)", url, model, exc.reply)
+        log.warning(
+            "%s (model %s) takes no images (%s): it is asked in text alone from now on (answers read "
+            "transcripts, the judge leaves frames unjudged); for frames, serve a vision-language model "
+            "(llama.cpp with --mmproj, a vision model in Ollama or vLLM)",
+            url,
+            model,
+            exc.reply,
+        )
     return True
 
 
 # -- requests ------------------------------------------------------------------------------------
 MAX_REPLY_BYTES = 8 * 2**20  # longer replies are refused after reading this many bytes
-QUOTE_CHARS = 200            # of a reply, quoted in an error message
+QUOTE_CHARS = 200  # of a reply, quoted in an error message
 QUOTE_BYTES = 4 * (QUOTE_CHARS + 1)  # enough UTF-8 for QUOTE_CHARS + 1 characters (so "…" shows)
 API_HINT = "check that the server speaks the OpenAI chat API"
-_SHORT = reprlib.Repr()      # bounded display of a decoded reply, however deep or long
+_SHORT = reprlib.Repr()  # bounded display of a decoded reply, however deep or long
 _SHORT.maxstring = _SHORT.maxother = 80
 
 
@@ -76,8 +84,10 @@ def server_url(configured: str | None) -> str:
 
 def image_part(jpeg: bytes) -> dict:
     """A JPEG as an `image_url` content part (a data URL)."""
-    return {"type": "image_url",
-            "image_url": {"url": "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")}}
+    return {
+        "type": "image_url",
+        "image_url": {"url": "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")},
+    }
 
 
 def chat(url: str, body: dict, timeout: float) -> str:
@@ -98,8 +108,9 @@ def first_model(url: str, timeout: float) -> str:
     reply = call(url, "/models", None, timeout)
     model = pick(reply, "data", 0, "id")
     if not isinstance(model, str) or not model:
-        raise GenerationError(f"{url}/models names no model (no data[0].id text): {shown(reply)}",
-                              "set --model or $OPENAI_MODEL")
+        raise GenerationError(
+            f"{url}/models names no model (no data[0].id text): {shown(reply)}", "set --model or $OPENAI_MODEL"
+        )
     return model
 
 
@@ -118,11 +129,13 @@ def call(url: str, route: str, body: dict | None, timeout: float) -> object:
     except urllib.error.HTTPError as exc:
         reply = quote(error_body(exc))
         error = GenerationError(f"{where} answered {exc.code}: {reply}", "check the model name and $OPENAI_API_KEY")
-        error.reply = reply   # what the server said (`refused_images` reads it)
+        error.reply = reply  # what the server said (`refused_images` reads it)
         raise error from exc
     except OSError as exc:  # refused, unreachable, timed out (URLError, TimeoutError, ConnectionError)
-        raise GenerationError(f"cannot reach {where} ({quote(str(getattr(exc, 'reason', exc)))})",
-                              "start the server or set --base-url / $OPENAI_BASE_URL") from exc
+        raise GenerationError(
+            f"cannot reach {where} ({quote(str(getattr(exc, 'reason', exc)))})",
+            "start the server or set --base-url / $OPENAI_BASE_URL",
+        ) from exc
     except (http.client.HTTPException, ValueError) as exc:  # broken status line, headers, chunks
         raise GenerationError(f"{where} gave no valid HTTP reply ({quote(repr(exc))})", API_HINT) from exc
     return decode(raw, where)
@@ -150,7 +163,7 @@ def error_body(exc: urllib.error.HTTPError) -> bytes:
 
 def pick(value: object, *path: str | int) -> object:
     """`value[path[0]][path[1]]…` of a decoded reply, None where the reply has another shape."""
-    found: Any = value   # any shape: a wrong one raises below
+    found: Any = value  # any shape: a wrong one raises below
     for key in path:
         try:
             found = found[key]

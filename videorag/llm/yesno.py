@@ -6,6 +6,7 @@ generator's coverage question and the answer verifier (`videorag.verify`) all re
 The instruction and the question come first, the passage last, so a local model evaluates the
 question once per query and only each passage after it (llama.cpp keeps the prompt prefix of the
 last request)."""
+
 from __future__ import annotations
 
 import logging
@@ -21,8 +22,10 @@ from .server import IMAGES, call, first_model, image_part, pick, refused_images,
 log = logging.getLogger(__name__)
 
 SYSTEM = "You check whether a passage from a video answers a question."
-INSTRUCTION = ("Does the passage answer the question? The passage comes from speech recognition and can contain "
-               "misheard words. Reply yes or no.")
+INSTRUCTION = (
+    "Does the passage answer the question? The passage comes from speech recognition and can contain "
+    "misheard words. Reply yes or no."
+)
 EVIDENCE = {"text": "Passage: {text}", "visual": "Passage: the video frames shown above."}
 TOP_LOGPROBS = 20
 
@@ -51,8 +54,6 @@ def yes_probability(reply: object) -> float | None:
     return {"yes": 1.0, "no": 0.0}.get(word)
 
 
-
-
 class LocalJudge:
     """A GGUF model in-process (`videorag.llm.gguf`), text only; requests in order (`serial`)."""
 
@@ -72,15 +73,20 @@ class LocalJudge:
             from ..models import QWEN_CODER_1_5B, resolve
 
             path, self.model_label = resolve(self.config.model, QWEN_CODER_1_5B)
-            self._model = local_model(path, self.resources)   # the generator's copy when it uses the same model
+            self._model = local_model(path, self.resources)  # the generator's copy when it uses the same model
         self._model.warm_up(f"the judge ({self.model_label})")
         return self._model
 
     def ask(self, system: str, text: str, jpegs: list[bytes]) -> dict:
-        return self.warm_up().chat({"messages": [{"role": "system", "content": system},
-                                                 {"role": "user", "content": text}],
-                                    "max_tokens": 1, "temperature": 0.0, "logprobs": True,
-                                    "top_logprobs": TOP_LOGPROBS})
+        return self.warm_up().chat(
+            {
+                "messages": [{"role": "system", "content": system}, {"role": "user", "content": text}],
+                "max_tokens": 1,
+                "temperature": 0.0,
+                "logprobs": True,
+                "top_logprobs": TOP_LOGPROBS,
+            }
+        )
 
 
 class ServerJudge:
@@ -97,7 +103,7 @@ class ServerJudge:
 
     def warm_up(self) -> None:
         if not self.model_label:
-                self.model_label = first_model(self.url, self.config.timeout)
+            self.model_label = first_model(self.url, self.config.timeout)
 
     def ask(self, system: str, text: str, jpegs: list[bytes]) -> object:
         """The reply to one user message (decoded JSON); {} (unjudged) for frames a server takes no
@@ -106,8 +112,12 @@ class ServerJudge:
         if jpegs and not takes_images(self.url, self.model_label):
             return {}
         content = [image_part(j) for j in jpegs] + [{"type": "text", "text": text}] if jpegs else text
-        body = {"model": self.model_label, "max_tokens": 1, "temperature": 0.0,
-                "messages": [{"role": "system", "content": system}, {"role": "user", "content": content}]}
+        body = {
+            "model": self.model_label,
+            "max_tokens": 1,
+            "temperature": 0.0,
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": content}],
+        }
         try:
             return self._call(body)
         except GenerationError as exc:
@@ -119,8 +129,12 @@ class ServerJudge:
         """`body` asked with log-probabilities, until a server refuses them (not for its images)."""
         if self.logprobs:
             try:
-                return call(self.url, "/chat/completions", {**body, "logprobs": True, "top_logprobs": TOP_LOGPROBS},
-                            self.config.timeout)
+                return call(
+                    self.url,
+                    "/chat/completions",
+                    {**body, "logprobs": True, "top_logprobs": TOP_LOGPROBS},
+                    self.config.timeout,
+                )
             except GenerationError as exc:
                 said = getattr(exc, "reply", "")
                 if (" 400" not in str(exc) and "logprob" not in said) or IMAGES.search(said):
@@ -130,4 +144,7 @@ class ServerJudge:
         return call(self.url, "/chat/completions", {**body, "max_tokens": 3}, self.config.timeout)
 
 
-CLIENTS: dict[str, type[LocalJudge] | type[ServerJudge]] = {"llamacpp": LocalJudge, "openai": ServerJudge}   # by `RerankConfig.generator` (config.JUDGES)
+CLIENTS: dict[str, type[LocalJudge] | type[ServerJudge]] = {
+    "llamacpp": LocalJudge,
+    "openai": ServerJudge,
+}  # by `RerankConfig.generator` (config.JUDGES)

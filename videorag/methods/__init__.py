@@ -14,23 +14,27 @@ the API and `videorag eval` all rank through these.
 Any of them can be judged (`create_method(name, judged=True)`, `search --judge`): the steps of its
 best videos are read by a language model that picks the moments (`videorag.methods.judged`).
 """
+
 from __future__ import annotations
 
 from ..config import SearchConfig
 from ..registry import Registry
 from ..retrieve.base import Method
 
-METHODS = Registry("retrieval method", {
-    "textvideorag": "videorag.methods.text:TextVideoRAG",
-    "bm25": "videorag.methods.text:BM25Method",
-    "dense": "videorag.methods.text:DenseMethod",
-    "hybrid": "videorag.methods.text:HybridMethod",
-    "best": "videorag.methods.best:Best",
-    "videorag-v": "videorag.methods.visual:VisualOnly",
-    "videorag-vt": "videorag.methods.visual:VisualText",
-    "rag-adapter": "videorag.methods.rag_adapter:RAGAdapter",
-    "carve": "videorag.methods.carve:Carve",
-})
+METHODS = Registry(
+    "retrieval method",
+    {
+        "textvideorag": "videorag.methods.text:TextVideoRAG",
+        "bm25": "videorag.methods.text:BM25Method",
+        "dense": "videorag.methods.text:DenseMethod",
+        "hybrid": "videorag.methods.text:HybridMethod",
+        "best": "videorag.methods.best:Best",
+        "videorag-v": "videorag.methods.visual:VisualOnly",
+        "videorag-vt": "videorag.methods.visual:VisualText",
+        "rag-adapter": "videorag.methods.rag_adapter:RAGAdapter",
+        "carve": "videorag.methods.carve:Carve",
+    },
+)
 
 
 def create_method(name: str, config: SearchConfig | None = None, judged: bool = False) -> Method:

@@ -8,6 +8,7 @@
    video's BM25 term vector to the others', weighted by their first-stage scores. The videos a
    search engine returns for a task share vocabulary; the most typical of them ranks high.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -37,7 +38,7 @@ class Best:
     def rank(self, qc) -> Ranking:
         scores = self.first_stage(qc)
         head = top(scores, self.config.best.rerank_depth)
-        final = scores.astype(np.float64) - scores.max() - 1.0   # the head stays above the rest
+        final = scores.astype(np.float64) - scores.max() - 1.0  # the head stays above the rest
         final[head] = self._rerank(qc, head, scores[head]) + 1.0
         return ranking(qc, final)
 

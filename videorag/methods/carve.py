@@ -25,6 +25,7 @@ as the ≤ `moments.max_seconds` moment inside the chunk (the best transcript mo
 segment around the best keyframe). `interleaved` gives the generator the top chunks, each in its
 winning view. Stage timings land in `qc.timings` (pool, rerank).
 """
+
 from __future__ import annotations
 
 import time
@@ -39,7 +40,6 @@ from ..rerank import moment_reranker_for, shared_reranker
 from ..retrieve.base import Candidate, Ranking
 from ..retrieve.moments import text_moments
 from ..types import Segment
-
 
 
 class Carve:
@@ -67,10 +67,12 @@ class Carve:
         views = qc.corpus.chunk_views
         names = [v for v in cfg.views if v in views.views]
         if not names:
-            raise IndexError_(f"carve: the index has none of the views {', '.join(cfg.views)} "
-                              f"(it has: {', '.join(views.views) or 'none'})",
-                              "index transcripts; add --captions ocr for text-frame and --visual BACKEND "
-                              "--visual-model FOLDER for the visual views")
+            raise IndexError_(
+                f"carve: the index has none of the views {', '.join(cfg.views)} "
+                f"(it has: {', '.join(views.views) or 'none'})",
+                "index transcripts; add --captions ocr for text-frame and --visual BACKEND "
+                "--visual-model FOLDER for the visual views",
+            )
         start = time.perf_counter()
         pooled = pool(qc, views, names, cfg.pool)
         qc.timings["pool"] = time.perf_counter() - start
@@ -108,8 +110,11 @@ class Carve:
             segments = [s for s in segments_of(searcher.corpus, chunk.video) if chunk.start <= s.start < chunk.end]
             if chunk.source == "text-frame":
                 segments = [Segment(chunk.start, chunk.end, chunk.text)]
-            frames = [f for t in chunk.frames if (f := request.frames.store.frame_near(hit.video_id, t)) is not None] \
-                if chunk.source not in TEXT_VIEWS and request.frames is not None else []
+            frames = (
+                [f for t in chunk.frames if (f := request.frames.store.frame_near(hit.video_id, t)) is not None]
+                if chunk.source not in TEXT_VIEWS and request.frames is not None
+                else []
+            )
             out.append(Evidence(hit, segments, frames, view=chunk.source))
         return out
 
@@ -123,8 +128,9 @@ def pool(qc, views, names: list[str], k: int) -> list[Candidate]:
 
 def _pool(qc) -> ThreadPoolExecutor:
     """The views' worker threads, one pool per owner (`qc.searcher.resources`), shut down with it."""
-    return qc.searcher.resources.get(("pool", "carve"),
-                                     lambda: ThreadPoolExecutor(max_workers=4, thread_name_prefix="videorag-carve"))
+    return qc.searcher.resources.get(
+        ("pool", "carve"), lambda: ThreadPoolExecutor(max_workers=4, thread_name_prefix="videorag-carve")
+    )
 
 
 def rescore(qc, pooled: list[Candidate], cfg, reranker: RerankConfig) -> np.ndarray:
@@ -135,7 +141,7 @@ def rescore(qc, pooled: list[Candidate], cfg, reranker: RerankConfig) -> np.ndar
         own[rows] = _scaled(np.array([pooled[i].score for i in rows]))
     if not cfg.rerank or not pooled:
         return own
-    depth = np.argsort(-own, kind="stable")[:cfg.rerank_depth]
+    depth = np.argsort(-own, kind="stable")[: cfg.rerank_depth]
     raw = np.full(len(pooled), np.nan)
     judge = shared_reranker(reranker, qc.searcher.resources)
     raw[depth] = judge.score(qc, [passage(qc, pooled[i], cfg.judge_words) for i in depth])
@@ -176,7 +182,7 @@ def _around_best(qc, found: Candidate, words: int) -> str:
         j = max(sides, key=lambda j: dense[j])
         count += len(level.texts[j].split())
         first, last = min(first, j), max(last, j)
-    return _first_words(" ".join(level.texts[first:last + 1]), words)
+    return _first_words(" ".join(level.texts[first : last + 1]), words)
 
 
 def _first_words(text: str, words: int) -> str:
@@ -205,18 +211,28 @@ def moment(qc, chunk: Candidate) -> Candidate:
     start, end, text = chunk.start, min(chunk.end, chunk.start + limit), chunk.text
     if chunk.source == "text-clip":
         inside = [m for m in _text_moments(qc, chunk.video) if chunk.start <= (m.start + m.end) / 2 < chunk.end]
-        if inside:   # clipped to the chunk: the moment stands for this chunk only
+        if inside:  # clipped to the chunk: the moment stands for this chunk only
             start, end, text = max(inside[0].start, chunk.start), min(inside[0].end, chunk.end), inside[0].text
     elif chunk.frames:
         start, end, said = _segment_at(qc, chunk.video, chunk.frames[0])
         text = chunk.text.split("\n", 1)[0] if chunk.source == "text-frame" else said or text
-    return Candidate(chunk.video, "moment", float(start), float(min(end, start + limit)), chunk.score,
-                     chunk.source, text, chunk.frames)
+    return Candidate(
+        chunk.video,
+        "moment",
+        float(start),
+        float(min(end, start + limit)),
+        chunk.score,
+        chunk.source,
+        text,
+        chunk.frames,
+    )
 
 
 def _text_moments(qc, video: int) -> list[Candidate]:
-    return qc.memo(("carve-moments", video),
-                   lambda: text_moments(qc, video, reranker=moment_reranker_for(qc.config, qc.searcher.resources)))
+    return qc.memo(
+        ("carve-moments", video),
+        lambda: text_moments(qc, video, reranker=moment_reranker_for(qc.config, qc.searcher.resources)),
+    )
 
 
 def _segment_at(qc, video: int, t: float) -> tuple[float, float, str]:

@@ -3,6 +3,7 @@ The default, `excerpts`, gives each of the method's best videos its moment with 
 transcript lines, what the screen shows meanwhile and, for generators that read images, frames;
 rag-adapter gives its selected frames and lines, CARVE its best chunks each in its winning view.
 `ask`, the service and `videorag eval` gather evidence through `gather` alone."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,10 +13,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..config import Config
-from ..types import Evidence
 from ..retrieve.base import Method, Query
 from ..retrieve.corpus import Corpus
-from ..types import Frame, Hit, Segment
+from ..types import Evidence, Frame, Hit, Segment
 
 if TYPE_CHECKING:
     from ..index.frames import FrameStore
@@ -29,7 +29,7 @@ class FramePicker:
     frames without frame vectors. Images come from the frame store."""
 
     store: FrameStore
-    searcher: Searcher       # its corpus's frame vectors; its visual embedder for `net`
+    searcher: Searcher  # its corpus's frame vectors; its visual embedder for `net`
     per_video: int
     candidates: int
     net: object = None
@@ -67,8 +67,9 @@ class EvidenceRequest:
     def hits(self) -> list[Hit]:
         """The method's best videos for the question (`GenerateConfig.videos` of them)."""
         cfg = self.config
-        return self.searcher.search(self.question, self.method, cfg.search, cfg.generate.videos, False,
-                                    self.timings, self.context)
+        return self.searcher.search(
+            self.question, self.method, cfg.search, cfg.generate.videos, False, self.timings, self.context
+        )
 
 
 def gather(method, request: EvidenceRequest) -> list[Evidence]:
@@ -110,11 +111,18 @@ def step_evidence(request: EvidenceRequest, steps: list) -> list[Evidence]:
         inside = [i for i, s in enumerate(segments) if s.start < step.end and s.end > step.start]
         if not inside:
             continue
-        lines = segments[max(inside[0] - 1, 0):inside[-1] + 2]
+        lines = segments[max(inside[0] - 1, 0) : inside[-1] + 2]
         frames = request.frames.pick(video_id, request.question) if request.frames is not None else []
         hit = Hit(video_id, corpus.paths[step.video], step.start, step.end, step.score, step.text)
-        out.append(Evidence(hit, lines, frames, screen=screen(corpus, step.video, lines),
-                            steps=judged_steps(request, step.video, lines)))
+        out.append(
+            Evidence(
+                hit,
+                lines,
+                frames,
+                screen=screen(corpus, step.video, lines),
+                steps=judged_steps(request, step.video, lines),
+            )
+        )
     return out
 
 
@@ -122,8 +130,9 @@ def judged_steps(request: EvidenceRequest, video: int, lines: list[Segment]) -> 
     """The steps the judge read inside the excerpt, best first (P(yes) as their score)."""
     if not lines or not request.context.judged:
         return []
-    inside = [c for c in request.context.judged
-              if c.video == video and c.start < lines[-1].end and c.end > lines[0].start]
+    inside = [
+        c for c in request.context.judged if c.video == video and c.start < lines[-1].end and c.end > lines[0].start
+    ]
     return sorted(inside, key=lambda c: -c.score)
 
 
@@ -152,8 +161,9 @@ def excerpt(segments: list[Segment], at: float, words: int) -> list[Segment]:
     words in all."""
     if not segments:
         return []
-    centre = min(range(len(segments)), key=lambda i: (not segments[i].start <= at < segments[i].end,
-                                                      abs(segments[i].start - at)))
+    centre = min(
+        range(len(segments)), key=lambda i: (not segments[i].start <= at < segments[i].end, abs(segments[i].start - at))
+    )
     lo = hi = centre
     count = len(segments[centre].text.split())
     while count < words and (lo > 0 or hi < len(segments) - 1):
@@ -161,7 +171,7 @@ def excerpt(segments: list[Segment], at: float, words: int) -> list[Segment]:
             if 0 <= side < len(segments) and count < words and not lo <= side <= hi:
                 count += len(segments[side].text.split())
                 lo, hi = min(lo, side), max(hi, side)
-    return segments[lo:hi + 1]
+    return segments[lo : hi + 1]
 
 
 def uniform(items: list, k: int) -> list:

@@ -14,7 +14,8 @@
    step and not just before or after it (a slide that changes with the step, not a title card).
 4. A judged step scores `weight` · P(yes) + (1 − weight) · its retrieval score (min-max over the
    judged): the judge overrides retrieval where it is sure, retrieval decides where it is not (a
-   step the judge could not read counts as the mean judgement); a judged video scores `video_weight` · its best judged step + the rest its retrieval
+   step the judge could not read counts as the mean judgement); a judged video scores
+   `video_weight` · its best judged step + the rest its retrieval
    score, and ranks above every video outside the pool (which keep their order).
 5. A judged video's moments: its judged steps, best first, each cited with `judge.cite_context`
    sentences on either side (at most `moments.max_seconds`), then the method's moments that
@@ -22,6 +23,7 @@
 Stage time lands in `qc.timings["judge"]`; the judged steps (their own span and sentence, scored by
 P(yes)) in `qc.judged`, for answerability and the answer's sentences.
 """
+
 from __future__ import annotations
 
 import time
@@ -36,8 +38,8 @@ from ..retrieve.moments import segment_relevance
 from ..retrieve.searcher import top
 from ..retrieve.steps import Step, covering, steps
 
-SCREEN_SECONDS = 10.0   # on-screen text also shown this close to a step is not the step's own
-EMBEDDED = 30           # best steps embedded at query time (~130 ms on 2 cores) before the judge's are chosen
+SCREEN_SECONDS = 10.0  # on-screen text also shown this close to a step is not the step's own
+EMBEDDED = 30  # best steps embedded at query time (~130 ms on 2 cores) before the judge's are chosen
 
 
 class Judged:
@@ -61,17 +63,17 @@ class Judged:
             return own(request)
         from .evidence import excerpt_evidence, step_evidence
 
-        hits = request.hits()   # judges the steps of the query context
-        best = sorted(request.context.judged, key=lambda c: -c.score)[:request.config.generate.steps]
+        hits = request.hits()  # judges the steps of the query context
+        best = sorted(request.context.judged, key=lambda c: -c.score)[: request.config.generate.steps]
         return step_evidence(request, best) or [excerpt_evidence(request, hit) for hit in hits]
 
     def rank(self, qc) -> Ranking:
         ranking = self.inner.rank(qc)
         cfg, share = self.config.judge, self.config.moments.video_weight
         pool = [int(v) for v in top(ranking.videos, cfg.videos)]
-        found = [s for v in pool for s in video_steps(qc, ranking, v, self.config)[:cfg.per_video]]
+        found = [s for v in pool for s in video_steps(qc, ranking, v, self.config)[: cfg.per_video]]
         found = with_vectors(qc, sorted(found, key=lambda s: -s.score(share))[:EMBEDDED])
-        chosen = sorted(found, key=lambda s: -s.score(share))[:cfg.candidates]
+        chosen = sorted(found, key=lambda s: -s.score(share))[: cfg.candidates]
         if len(chosen) < 2:
             return ranking
         start = time.perf_counter()
@@ -82,13 +84,15 @@ class Judged:
         if np.isnan(p).all():
             return ranking
         qc.judged = [_replace(s.passage, float(v), s.text) for s, v in zip(chosen, p) if not np.isnan(v)]
-        p[np.isnan(p)] = np.nanmean(p)   # what the judge could not read counts as an average judgement
+        p[np.isnan(p)] = np.nanmean(p)  # what the judge could not read counts as an average judgement
         final = cfg.weight * p + (1 - cfg.weight) * retrieval
         judged: dict[int, list[Candidate]] = {}
         for s, score in zip(chosen, final):
             judged.setdefault(s.cited.video, []).append(_replace(s.cited, float(score)))
-        return Ranking(_video_scores(ranking.videos, pool, judged, cfg.video_weight),
-                       lambda v: _moments(ranking.moments(v), judged.get(v)))
+        return Ranking(
+            _video_scores(ranking.videos, pool, judged, cfg.video_weight),
+            lambda v: _moments(ranking.moments(v), judged.get(v)),
+        )
 
 
 @dataclass
@@ -127,12 +131,26 @@ def video_steps(qc, ranking: Ranking, video: int, config: SearchConfig) -> list[
     out = []
     for i in np.argsort(-own, kind="stable"):
         step = found[i]
-        cited = _within(found[max(i - cfg.cite_context, 0):i + cfg.cite_context + 1], step, config.moments.max_seconds)
-        out.append(StepCandidate(
-            Candidate(video, "step", cited[0].start, cited[-1].end, 0.0, "judged", " ".join(s.text for s in cited)),
-            Candidate(video, "step", step.start, step.end, 0.0, "text",
-                      _passage(found, i, cfg.read_context, seen(step.start, step.end))),
-            step.text, float(own[i]), video_score))
+        cited = _within(
+            found[max(i - cfg.cite_context, 0) : i + cfg.cite_context + 1], step, config.moments.max_seconds
+        )
+        out.append(
+            StepCandidate(
+                Candidate(video, "step", cited[0].start, cited[-1].end, 0.0, "judged", " ".join(s.text for s in cited)),
+                Candidate(
+                    video,
+                    "step",
+                    step.start,
+                    step.end,
+                    0.0,
+                    "text",
+                    _passage(found, i, cfg.read_context, seen(step.start, step.end)),
+                ),
+                step.text,
+                float(own[i]),
+                video_score,
+            )
+        )
     return out
 
 
@@ -165,10 +183,14 @@ def _within(near: list[Step], step: Step, seconds: float) -> list[Step]:
 
 def _passage(found: list[Step], i: int, context: int, screen: str) -> str:
     """What the judge reads: the step, the context around it marked as such, the screen's text."""
-    before = " ".join(s.text for s in found[max(i - context, 0):i])
-    after = " ".join(s.text for s in found[i + 1:i + 1 + context])
-    parts = [f"(before: {before})" if before else "", found[i].text, f"(after: {after})" if after else "",
-             f"[on screen: {screen}]" if screen else ""]
+    before = " ".join(s.text for s in found[max(i - context, 0) : i])
+    after = " ".join(s.text for s in found[i + 1 : i + 1 + context])
+    parts = [
+        f"(before: {before})" if before else "",
+        found[i].text,
+        f"(after: {after})" if after else "",
+        f"[on screen: {screen}]" if screen else "",
+    ]
     return " ".join(p for p in parts if p)
 
 
@@ -187,9 +209,12 @@ def on_screen(qc, video: int, around: float = SCREEN_SECONDS):
 
     def text(a: float, b: float) -> str:
         inside = {shown[j] for j in np.flatnonzero((times >= a) & (times <= b))}
-        beside = {shown[j] for j in np.flatnonzero((times >= a - around) & (times <= b + around)
-                                                     & ((times < a) | (times > b)))}
+        beside = {
+            shown[j]
+            for j in np.flatnonzero((times >= a - around) & (times <= b + around) & ((times < a) | (times > b)))
+        }
         return " / ".join(sorted(t for t in inside - beside if t))
+
     return text
 
 

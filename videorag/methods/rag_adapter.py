@@ -11,6 +11,7 @@ embedded with the text embedder).
 - For generation, the K frames go in time order, with the 10 transcript lines most relevant to
   the question instead of the lines aligned with the frames (subtitle selection).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -34,8 +35,10 @@ class RAGAdapter:
     def rank(self, qc) -> Ranking:
         c, n = qc.corpus, len(qc.corpus.video_ids)
         if c.captions is None and not _has_frames(qc):
-            raise IndexError_("rag-adapter needs frame captions or frame embeddings; the index has neither",
-                              "re-index with --captions ocr (and/or --visual BACKEND --visual-model FOLDER)")
+            raise IndexError_(
+                "rag-adapter needs frame captions or frame embeddings; the index has neither",
+                "re-index with --captions ocr (and/or --visual BACKEND --visual-model FOLDER)",
+            )
         scores = np.zeros(n, np.float64)
         if c.captions is not None:
             scores += minmax(c.captions.per_video_max(qc.dense(c.captions), n).astype(np.float64))
@@ -52,7 +55,7 @@ class RAGAdapter:
         first, second = frames.signals()
         if not len(first[0]):
             return []
-        keep = np.argsort(-first[1], kind="stable")[:self.config.first_stage]
+        keep = np.argsort(-first[1], kind="stable")[: self.config.first_stage]
         times = first[0][keep]
         candidates = [frames.candidate(t, s, first[2]) for t, s in zip(times, first[1][keep])]
         at = {t: i for i, t in enumerate(second[0])}
@@ -67,10 +70,12 @@ class RAGAdapter:
         out = []
         for frame in self.select(qc, video):
             j = next((j for j in range(lo, hi) if level.starts[j] <= frame.start <= level.ends[j]), None)
-            span = (level.starts[j], level.ends[j], level.texts[j]) if j is not None else (
-                frame.start, frame.start + 1.0, frame.text)
-            out.append(Candidate(video, "frame", float(span[0]), float(span[1]), frame.score, frame.source,
-                                 span[2]))
+            span = (
+                (level.starts[j], level.ends[j], level.texts[j])
+                if j is not None
+                else (frame.start, frame.start + 1.0, frame.text)
+            )
+            out.append(Candidate(video, "frame", float(span[0]), float(span[1]), frame.score, frame.source, span[2]))
         return out
 
     def generation_evidence(self, qc, video: int) -> tuple[list[float], list[int]]:
@@ -81,7 +86,6 @@ class RAGAdapter:
             return times, []
         relevance = segment_relevance(qc, video, lo, hi, qc.config.moments)
         return times, sorted(lo + int(i) for i in np.argsort(-relevance, kind="stable")[:SUBTITLES])
-
 
     def evidence(self, request) -> list:
         """Per hit: its K frames in time order and the 10 transcript lines most relevant to the

@@ -1,6 +1,7 @@
 """Transcript methods: `textvideorag` (three levels fused and aggregated per video) and the
 single-signal video-level baselines `bm25`, `dense` and `hybrid`. All locate moments with the
 shared text moment locator."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,6 +1,7 @@
 """VideoRAG's visual methods: `videorag-v` (the query against each video's frame-based vector;
 the moment is the segment around the best-matching frame) and `videorag-vt` (α·text +
 (1−α)·visual, each min-max normalised over the collection — the paper's ensemble)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,8 +15,10 @@ from .text import TextVideoRAG, ranking
 
 def visual_scores(qc) -> np.ndarray:
     if qc.corpus.visual is None:
-        raise IndexError_("this method needs frame embeddings; the index has none",
-                          "re-index with --visual clip --visual-model FOLDER (see README)")
+        raise IndexError_(
+            "this method needs frame embeddings; the index has none",
+            "re-index with --visual clip --visual-model FOLDER (see README)",
+        )
     return qc.corpus.visual @ qc.visual_vector()
 
 

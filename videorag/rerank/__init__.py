@@ -20,6 +20,7 @@ method builds them itself and `create_reranker` refuses them.
 |---|---|
 | `dual-mmr` | RAG-Adapter's Dual Reranker (`--method rag-adapter`): per frame, the normalised scores of every retriever that found it are summed; then MMR picks K diverse frames |
 """
+
 from __future__ import annotations
 
 from dataclasses import astuple, replace
@@ -30,16 +31,21 @@ from ..registry import Registry
 from ..resources import Resources, own
 from .base import SCORING, SELECTING
 
+RERANKERS = Registry(
+    SCORING,
+    {
+        "e5": "videorag.rerank.e5:E5Reranker",
+        "cross-encoder": "videorag.rerank.cross_encoder:CrossEncoderReranker",
+        "llm": "videorag.rerank.llm:LLMReranker",
+    },
+)
 
-RERANKERS = Registry(SCORING, {
-    "e5": "videorag.rerank.e5:E5Reranker",
-    "cross-encoder": "videorag.rerank.cross_encoder:CrossEncoderReranker",
-    "llm": "videorag.rerank.llm:LLMReranker",
-})
-
-SELECTORS = Registry(SELECTING, {
-    "dual-mmr": "videorag.rerank.dual:DualMMR",
-})
+SELECTORS = Registry(
+    SELECTING,
+    {
+        "dual-mmr": "videorag.rerank.dual:DualMMR",
+    },
+)
 
 AUTO = "auto"
 
@@ -71,8 +77,14 @@ def create_reranker(config: RerankConfig, weight: float = 0.5, resources: Resour
     scoring ones (`auto` included). Its model is kept in `resources` (its owner's), else its own."""
     kind = kind_of(config.backend)
     if kind != SCORING:
-        what = (f"{config.backend!r} is a {SELECTING} (a method chooses frames with it: --method rag-adapter), "
-                f"not a {SCORING}") if kind == SELECTING else f"unknown {SCORING} {config.backend!r}"
+        what = (
+            (
+                f"{config.backend!r} is a {SELECTING} (a method chooses frames with it: --method rag-adapter), "
+                f"not a {SCORING}"
+            )
+            if kind == SELECTING
+            else f"unknown {SCORING} {config.backend!r}"
+        )
         raise UnknownBackendError(what, f"choose one of: {', '.join(scoring_names())}")
     config = resolved(config)
     return RERANKERS.create(config.backend, weight=weight, config=config, resources=resources)
@@ -85,8 +97,14 @@ def shared_reranker(config: RerankConfig, resources: Resources | None, weight: f
     return resources.get(("reranker", astuple(config), weight), lambda: create_reranker(config, weight, resources))
 
 
-def moment_reranker(name: str, weight: float, resources: Resources | None, model: str | None = None,
-                    generator: str = "llamacpp", base_url: str | None = None):
+def moment_reranker(
+    name: str,
+    weight: float,
+    resources: Resources | None,
+    model: str | None = None,
+    generator: str = "llamacpp",
+    base_url: str | None = None,
+):
     """The scoring reranker applied to each video's moments (one instance per setting and owner);
     `model` / `generator` / `base_url` as in `RerankConfig` (a cross-encoder needs its model)."""
     config = RerankConfig(backend=name, model=model, generator=generator, base_url=base_url)
@@ -101,5 +119,6 @@ def moment_reranker_for(config: SearchConfig, resources: Resources | None):
     if not name:
         return None
     shared = config.carve.reranker
-    return moment_reranker(name, config.moments.reranker_weight, resources, shared.model, shared.generator,
-                           shared.base_url)
+    return moment_reranker(
+        name, config.moments.reranker_weight, resources, shared.model, shared.generator, shared.base_url
+    )

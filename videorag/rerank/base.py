@@ -7,20 +7,21 @@ candidate it cannot judge gets NaN and keeps its own score in `rerank`. CARVE us
 `score` (a chunk's views compete on one scale); moments use `rerank`, which mixes it, min-max
 normalised, with the candidate's own score.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from ..resources import Resources, own
 from ..config import VISUAL_VIEWS, RerankConfig
+from ..resources import Resources, own
 from ..retrieve.base import Candidate
 from ..retrieve.fusion import minmax
 
-SCORING, SELECTING = "scoring reranker", "selecting reranker"   # the two kinds (registries) of rerankers
+SCORING, SELECTING = "scoring reranker", "selecting reranker"  # the two kinds (registries) of rerankers
 
 
 def modality(candidate: Candidate) -> str:
-    """"visual" for a candidate found by a visual view (judged on its frames), else "text"."""
+    """ "visual" for a candidate found by a visual view (judged on its frames), else "text"."""
     return "visual" if candidate.source in VISUAL_VIEWS else "text"
 
 
@@ -28,14 +29,14 @@ class ScoringReranker:
     """Base of the scoring backends (`e5`, `cross-encoder`, `llm`)."""
 
     name = "scoring"
-    kind = SCORING   # its registry's kind
+    kind = SCORING  # its registry's kind
     modalities: frozenset[str] = frozenset({"text"})
-    calibrated = False   # True: scores are probabilities in [0, 1], comparable across queries (the judge)
+    calibrated = False  # True: scores are probabilities in [0, 1], comparable across queries (the judge)
 
     def __init__(self, weight: float = 0.5, config: RerankConfig | None = None, resources: Resources | None = None):
-        self.weight = weight   # share of the reranker's score beside the candidate's own, in `rerank`
+        self.weight = weight  # share of the reranker's score beside the candidate's own, in `rerank`
         self.config = config or RerankConfig(backend=self.name)
-        self.resources = own(resources)   # where its model is kept: its owner's (a VideoRAG's), else its own
+        self.resources = own(resources)  # where its model is kept: its owner's (a VideoRAG's), else its own
 
     def score(self, qc, candidates: list[Candidate]) -> np.ndarray:
         """Relevance of each candidate to `qc.query` (higher is better; NaN = cannot judge)."""
@@ -62,6 +63,16 @@ class ScoringReranker:
         if judged.any():
             mixed[judged] = (1 - self.weight) * own[judged] + self.weight * minmax(raw[judged])
         order = np.argsort(-mixed, kind="stable")
-        return [Candidate(c.video, c.unit, c.start, c.end, float(mixed[i]),
-                          f"{c.source}+{self.name}" if judged[i] else c.source, c.text, c.frames)
-                for i, c in ((i, candidates[i]) for i in order)]
+        return [
+            Candidate(
+                c.video,
+                c.unit,
+                c.start,
+                c.end,
+                float(mixed[i]),
+                f"{c.source}+{self.name}" if judged[i] else c.source,
+                c.text,
+                c.frames,
+            )
+            for i, c in ((i, candidates[i]) for i in order)
+        ]

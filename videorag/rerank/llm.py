@@ -16,8 +16,10 @@ Judges (`config.generator`):
 
 A candidate with nothing to show (no text, or no frame in the index), or a reply that is neither
 yes nor no, gets NaN (it keeps its own score). Judgements are memoised per reranker, which its
-owner makes once (`videorag.rerank.shared_reranker`; the last `CACHED` question-passage pairs): a question asked again costs nothing.
+owner makes once (`videorag.rerank.shared_reranker`; the last `CACHED` question-passage pairs): a
+question asked again costs nothing.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -38,8 +40,8 @@ from .base import ScoringReranker, modality
 
 log = logging.getLogger(__name__)
 
-MAX_PASSAGE = 1500   # characters of a candidate's text shown to the judge
-MAX_FRAMES = 5       # frames of a visual candidate shown to the judge
+MAX_PASSAGE = 1500  # characters of a candidate's text shown to the judge
+MAX_FRAMES = 5  # frames of a visual candidate shown to the judge
 CACHED = 4096
 
 
@@ -50,12 +52,13 @@ class LLMReranker(ScoringReranker):
     def __init__(self, weight: float = 0.5, config: RerankConfig | None = None, resources: Resources | None = None):
         super().__init__(weight, config or RerankConfig(backend="llm"))
         if self.config.generator not in JUDGES:
-            raise ConfigError(f"the `llm` reranker judges through {', '.join(JUDGES)}, "
-                              f"got generator {self.config.generator!r}",
-                              "set the judge's backend (--judge-server URL for a server) to one of them")
+            raise ConfigError(
+                f"the `llm` reranker judges through {', '.join(JUDGES)}, got generator {self.config.generator!r}",
+                "set the judge's backend (--judge-server URL for a server) to one of them",
+            )
         self.modalities = CLIENTS[self.config.generator].modalities
         self._lock = threading.Lock()
-        self._backend = None   # built on first use
+        self._backend = None  # built on first use
         self._memo: OrderedDict[tuple, float] = OrderedDict()
 
     @property
@@ -93,7 +96,7 @@ class LLMReranker(ScoringReranker):
         first: dict[tuple[str, str], int] = {}
         for i, key in enumerate(keys):
             first.setdefault(key, i)
-        todo = [i for key, i in first.items() if key not in self._memo]   # each new message once
+        todo = [i for key, i in first.items() if key not in self._memo]  # each new message once
         for i, value in zip(todo, self._judge([asks[i] for i in todo])):
             if value is None:
                 log.info("llm judge: no yes or no for %r; it counts as unjudged", asks[i][0][-80:])
@@ -112,7 +115,7 @@ class LLMReranker(ScoringReranker):
         if not asks:
             return []
         backend = self.backend
-        if backend.serial:   # one local model: in order, so each passage reuses the question's prefix
+        if backend.serial:  # one local model: in order, so each passage reuses the question's prefix
             return [yes_probability(backend.ask(SYSTEM, text, jpegs)) for text, jpegs in asks]
         with ThreadPoolExecutor(min(self.config.batch_size, len(asks))) as pool:
             return list(pool.map(lambda a: yes_probability(backend.ask(SYSTEM, *a)), asks))

@@ -7,6 +7,7 @@
   into a `Ranking`: a score per video plus, per video, its moments best first.
 - `Reranker`: rescores a short list of candidates for a query.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Query:
     text: str
-    question: str | None = None   # another phrasing of the same need (e.g. WikiHowQA's "How To …")
+    question: str | None = None  # another phrasing of the same need (e.g. WikiHowQA's "How To …")
 
 
 @dataclass(frozen=True)
@@ -30,13 +31,13 @@ class Candidate:
     """A scored unit of one video (`video` = row in `Corpus.video_ids`)."""
 
     video: int
-    unit: str          # segment | chunk | frame | caption | video
+    unit: str  # segment | chunk | frame | caption | video
     start: float
     end: float
     score: float
-    source: str        # the retriever or reranker that scored it (CARVE: the view, e.g. "text-clip")
+    source: str  # the retriever or reranker that scored it (CARVE: the view, e.g. "text-clip")
     text: str = ""
-    frames: tuple[float, ...] = ()   # times of the frames that stand for it (visual views)
+    frames: tuple[float, ...] = ()  # times of the frames that stand for it (visual views)
 
 
 @dataclass
@@ -56,8 +57,7 @@ class Method(Protocol):
 
     name: str
 
-    def rank(self, qc: "QueryContext") -> Ranking:
-        ...
+    def rank(self, qc: "QueryContext") -> Ranking: ...
 
 
 class Reranker(Protocol):
@@ -67,5 +67,4 @@ class Reranker(Protocol):
 
     name: str
 
-    def rerank(self, qc: "QueryContext", candidates: list[Candidate]) -> list[Candidate]:
-        ...
+    def rerank(self, qc: "QueryContext", candidates: list[Candidate]) -> list[Candidate]: ...

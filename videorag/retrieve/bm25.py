@@ -1,6 +1,7 @@
 """Okapi BM25 as compressed sparse arrays (numpy only): scoring a query reads the columns of its
 terms, so it costs the postings of those terms, not the collection. The arrays can be saved with
 the index and memory-mapped back (`arrays` / `from_arrays`): opening costs nothing per document."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -19,11 +20,16 @@ class BM25:
     counts per document (rows, for scores inside a span of documents) and the BM25 weights per
     term (columns, for scores over the collection)."""
 
-    def __init__(self, texts: Sequence[str] | None = None, k1: float = 1.2, b: float = 0.75,
-                 analyzer: Callable[[str], list[str]] = tokenize):
+    def __init__(
+        self,
+        texts: Sequence[str] | None = None,
+        k1: float = 1.2,
+        b: float = 0.75,
+        analyzer: Callable[[str], list[str]] = tokenize,
+    ):
         self.analyzer = analyzer
         self.k1, self.b = k1, b
-        self._rows: Any = None   # scipy CSR matrix of normalised weight rows, made by `doc_vectors`
+        self._rows: Any = None  # scipy CSR matrix of normalised weight rows, made by `doc_vectors`
         if texts is not None:
             self._build(texts)
 
@@ -38,8 +44,7 @@ class BM25:
             cols.extend(self.vocab.setdefault(term, len(self.vocab)) for term in terms)
             counts.extend(terms.values())
             indptr.append(len(cols))
-        self._set(np.asarray(indptr, np.int64), np.asarray(cols, np.int32), np.asarray(counts, np.float32),
-                  lengths)
+        self._set(np.asarray(indptr, np.int64), np.asarray(cols, np.int32), np.asarray(counts, np.float32), lengths)
 
     def _set(self, indptr: np.ndarray, cols: np.ndarray, counts: np.ndarray, lengths: np.ndarray) -> None:
         """Term counts (CSR) → BM25 weights per term (CSC)."""
@@ -65,8 +70,9 @@ class BM25:
         return {name: getattr(self, name) for name in ARRAYS}
 
     @classmethod
-    def from_arrays(cls, arrays: dict[str, np.ndarray], vocab: dict[str, int],
-                    analyzer: Callable[[str], list[str]] = tokenize) -> "BM25":
+    def from_arrays(
+        cls, arrays: dict[str, np.ndarray], vocab: dict[str, int], analyzer: Callable[[str], list[str]] = tokenize
+    ) -> "BM25":
         bm25 = cls(analyzer=analyzer)
         bm25.vocab = vocab
         for name in ARRAYS:
@@ -83,8 +89,12 @@ class BM25:
         remap = np.asarray([out.vocab.setdefault(t, len(out.vocab)) for t in terms], np.int32)
         indptr = np.r_[np.asarray(self.tf_indptr), self.tf_indptr[-1] + np.asarray(other.tf_indptr[1:])]
         cols = np.r_[np.asarray(self.tf_indices), remap[other.tf_indices] if len(remap) else np.zeros(0, np.int32)]
-        out._set(indptr.astype(np.int64), cols.astype(np.int32), np.r_[self.tf_counts, other.tf_counts],
-                 np.r_[self.lengths, other.lengths].astype(np.float32))
+        out._set(
+            indptr.astype(np.int64),
+            cols.astype(np.int32),
+            np.r_[self.tf_counts, other.tf_counts],
+            np.r_[self.lengths, other.lengths].astype(np.float32),
+        )
         return out
 
     # -- scoring ---------------------------------------------------------------------------
@@ -118,7 +128,7 @@ class BM25:
         """(hi − lo, len(cols)) dense term counts of documents lo..hi-1."""
         a, b = self.tf_indptr[lo], self.tf_indptr[hi]
         indices, counts = np.asarray(self.tf_indices[a:b]), np.asarray(self.tf_counts[a:b], np.float64)
-        rows = np.repeat(np.arange(hi - lo), np.diff(np.asarray(self.tf_indptr[lo:hi + 1])))
+        rows = np.repeat(np.arange(hi - lo), np.diff(np.asarray(self.tf_indptr[lo : hi + 1])))
         out = np.zeros((hi - lo, len(cols)))
         for j, col in enumerate(cols):
             hit = indices == col

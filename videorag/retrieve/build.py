@@ -1,6 +1,7 @@
 """The search corpus read out of the index (LanceDB): the write side of the search snapshot, run
 when ingest or `videorag optimize` saves it (or when a read-only index is searched from memory).
 Searches never come here: they map the snapshot (`videorag.retrieve.snapshot`)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,11 +24,23 @@ def corpus_of(index, only: set[str] | None = None) -> Corpus:
     row = {v: i for i, v in enumerate(ids)}
     units = index.units(set(ids))  # the videos of this read only (an ingest may be committing)
     segment, chunk = (_level(units, kind, row, index.meta["dim"]) for kind in ("segment", "chunk"))
-    whole = Level.build(np.arange(len(ids), dtype=np.int32), np.zeros(len(ids)), videos["duration"].to_numpy(),
-                        videos["text"].to_pylist(), vectors_of(videos["vector"], index.meta["dim"]))
+    whole = Level.build(
+        np.arange(len(ids), dtype=np.int32),
+        np.zeros(len(ids)),
+        videos["duration"].to_numpy(),
+        videos["text"].to_pylist(),
+        vectors_of(videos["vector"], index.meta["dim"]),
+    )
     seconds = float(index.meta.get("chunk_seconds", DEFAULT_CHUNK_SECONDS))
-    corpus = Corpus(ids, videos["path"].to_pylist(), segment, chunk, whole, chunk_seconds=seconds,
-                    embed_model=index.meta["embed_model"])
+    corpus = Corpus(
+        ids,
+        videos["path"].to_pylist(),
+        segment,
+        chunk,
+        whole,
+        chunk_seconds=seconds,
+        embed_model=index.meta["embed_model"],
+    )
     if only is None:
         _add_frames(corpus, index)
     return corpus
@@ -38,8 +51,13 @@ def _level(units, kind: str, row: dict[str, int], dim: int) -> Level:
 
     part = units.filter(pc.equal(units["kind"], kind)) if units.num_rows else units
     owner = np.asarray([row[v] for v in part["video_id"].to_pylist()], np.int32)
-    return Level.build(owner, part["start"].to_numpy(), part["end"].to_numpy(), part["text"].to_pylist(),
-                       vectors_of(part["vector"], dim))
+    return Level.build(
+        owner,
+        part["start"].to_numpy(),
+        part["end"].to_numpy(),
+        part["text"].to_pylist(),
+        vectors_of(part["vector"], dim),
+    )
 
 
 def _add_frames(corpus: Corpus, index) -> None:

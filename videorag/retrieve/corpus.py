@@ -3,6 +3,7 @@ a BM25 model and, on large levels, an ANN index; items grouped by video so per-v
 one reduce. Beside them what the index has beyond transcripts: frame captions (a fourth level),
 frame vectors, each video's visual vector and CARVE's chunk views. Built from the index
 (`videorag.retrieve.build`) or memory-mapped from its search snapshot (`videorag.retrieve.snapshot`)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -23,15 +24,15 @@ class Level:
     """Text units of one granularity, sorted by video then time (`owner` = row in
     Corpus.video_ids)."""
 
-    owner: np.ndarray        # (n,) int32
-    starts: np.ndarray       # (n,) float64
-    ends: np.ndarray         # (n,) float64
+    owner: np.ndarray  # (n,) int32
+    starts: np.ndarray  # (n,) float64
+    ends: np.ndarray  # (n,) float64
     texts: Sequence[str]
-    vectors: ivf.Vectors     # (n, dim) float32, unit rows (an IVF's, when `ann` is kept)
+    vectors: ivf.Vectors  # (n, dim) float32, unit rows (an IVF's, when `ann` is kept)
     bm25: BM25
     block_starts: np.ndarray  # first item of each video's block
-    block_owner: np.ndarray   # owner of each block
-    ann: ivf.IVF | None = None    # approximate nearest neighbours (large levels of a snapshot)
+    block_owner: np.ndarray  # owner of each block
+    ann: ivf.IVF | None = None  # approximate nearest neighbours (large levels of a snapshot)
 
     @classmethod
     def build(cls, owner, starts, ends, texts, vectors) -> "Level":
@@ -41,9 +42,16 @@ class Level:
         owner = np.asarray(owner, np.int32)[order]
         texts = list(texts) if isinstance(order, slice) else [texts[i] for i in order]
         block_starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if len(owner) else np.zeros(0, int)
-        return cls(owner, np.asarray(starts, np.float64)[order], np.asarray(ends, np.float64)[order],
-                   texts, np.ascontiguousarray(np.asarray(vectors, np.float32)[order]), BM25(texts),
-                   block_starts, owner[block_starts] if len(owner) else np.zeros(0, np.int32))
+        return cls(
+            owner,
+            np.asarray(starts, np.float64)[order],
+            np.asarray(ends, np.float64)[order],
+            texts,
+            np.ascontiguousarray(np.asarray(vectors, np.float32)[order]),
+            BM25(texts),
+            block_starts,
+            owner[block_starts] if len(owner) else np.zeros(0, np.int32),
+        )
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -54,17 +62,23 @@ class Level:
         cells; it is dropped (the snapshot trains one again) once the level has grown 4× since
         its k-means."""
         n = len(self)
-        if self.ann is not None and n + len(other) <= 4 * self.ann.cells ** 2:
+        if self.ann is not None and n + len(other) <= 4 * self.ann.cells**2:
             ann = ivf.extended(self.ann, other.vectors)
             vectors: ivf.Vectors = ivf.InRowOrder(ann)
         else:
             ann = None
             vectors = np.concatenate([np.asarray(self.vectors, np.float32), np.asarray(other.vectors, np.float32)])
-        return Level(np.r_[self.owner, other.owner + first_video].astype(np.int32),
-                     np.r_[self.starts, other.starts], np.r_[self.ends, other.ends],
-                     list(self.texts) + list(other.texts), vectors, self.bm25.extended(other.bm25),
-                     np.r_[self.block_starts, other.block_starts + n].astype(np.int64),
-                     np.r_[self.block_owner, other.block_owner + first_video].astype(np.int32), ann)
+        return Level(
+            np.r_[self.owner, other.owner + first_video].astype(np.int32),
+            np.r_[self.starts, other.starts],
+            np.r_[self.ends, other.ends],
+            list(self.texts) + list(other.texts),
+            vectors,
+            self.bm25.extended(other.bm25),
+            np.r_[self.block_starts, other.block_starts + n].astype(np.int64),
+            np.r_[self.block_owner, other.block_owner + first_video].astype(np.int32),
+            ann,
+        )
 
     def expand(self, rows: np.ndarray, scores: np.ndarray) -> np.ndarray:
         """Candidates' scores as a score per item, the lowest candidate score for the rest (after
@@ -108,8 +122,8 @@ class Level:
 class FrameVectors:
     """Every sampled frame's vector (the visual embedder's space), sorted by video then time."""
 
-    owner: np.ndarray    # (frames,) int32 row in Corpus.video_ids
-    times: np.ndarray    # (frames,) float64 seconds
+    owner: np.ndarray  # (frames,) int32 row in Corpus.video_ids
+    times: np.ndarray  # (frames,) float64 seconds
     vectors: np.ndarray  # (frames, visual dim) float32
 
     def of(self, video: int) -> tuple[np.ndarray, np.ndarray]:
@@ -131,12 +145,12 @@ class Corpus:
     segments: Level
     chunks: Level
     videos: Level
-    visual: np.ndarray | None = None    # (videos, visual dim) frame-based vectors; zero rows = none
-    captions: Level | None = None       # frame captions (time = the frame's), None without a captioner
+    visual: np.ndarray | None = None  # (videos, visual dim) frame-based vectors; zero rows = none
+    captions: Level | None = None  # frame captions (time = the frame's), None without a captioner
     frames: FrameVectors | None = None  # frame vectors, None without a visual backend
-    views: ChunkViews | None = None     # CARVE's chunk views, None: the transcript view built on first use
+    views: ChunkViews | None = None  # CARVE's chunk views, None: the transcript view built on first use
     chunk_seconds: float = DEFAULT_CHUNK_SECONDS
-    embed_model: str = ""               # the text embedder's name (what made the transcript view)
+    embed_model: str = ""  # the text embedder's name (what made the transcript view)
 
     @cached_property
     def row(self) -> dict[str, int]:
@@ -154,8 +168,12 @@ class Corpus:
     @property
     def text_only(self) -> bool:
         """Whether the corpus holds transcripts alone (no captions, frames or visual views)."""
-        return self.captions is None and self.frames is None and self.visual is None and (
-            self.views is None or set(self.views.views) <= {"text-clip"})
+        return (
+            self.captions is None
+            and self.frames is None
+            and self.visual is None
+            and (self.views is None or set(self.views.views) <= {"text-clip"})
+        )
 
     def extended(self, other: "Corpus") -> "Corpus":
         """This corpus followed by `other`'s videos (an ingest's additions). Both must be
@@ -164,7 +182,12 @@ class Corpus:
         if not (self.text_only and other.text_only):
             raise ValueError("only a transcript corpus can be extended")
         first = len(self.video_ids)
-        return Corpus(list(self.video_ids) + list(other.video_ids), list(self.paths) + list(other.paths),
-                      self.segments.extended(other.segments, first), self.chunks.extended(other.chunks, first),
-                      self.videos.extended(other.videos, first), chunk_seconds=self.chunk_seconds,
-                      embed_model=self.embed_model)
+        return Corpus(
+            list(self.video_ids) + list(other.video_ids),
+            list(self.paths) + list(other.paths),
+            self.segments.extended(other.segments, first),
+            self.chunks.extended(other.chunks, first),
+            self.videos.extended(other.videos, first),
+            chunk_seconds=self.chunk_seconds,
+            embed_model=self.embed_model,
+        )

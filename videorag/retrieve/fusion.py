@@ -1,5 +1,6 @@
 """Score fusion: α-interpolation of min-max normalised scores (the VideoRAG ensemble form) and
 reciprocal-rank fusion."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,8 +32,7 @@ def reciprocal_ranks(scores: np.ndarray, depth: int, k: int = 60) -> np.ndarray:
     return out
 
 
-def rrf_fuse(dense: np.ndarray, lexical: np.ndarray, depth: int, k: int = 60,
-             alpha: float = 0.5) -> np.ndarray:
+def rrf_fuse(dense: np.ndarray, lexical: np.ndarray, depth: int, k: int = 60, alpha: float = 0.5) -> np.ndarray:
     """Weighted RRF, scaled so a first-ranked item in both lists scores 1."""
     fused = alpha * reciprocal_ranks(dense, depth, k) + (1 - alpha) * reciprocal_ranks(lexical, depth, k)
     return fused * (k + 1)

@@ -2,24 +2,25 @@
 cells' centroids, then exactly every vector of the `probes` best cells. The vectors are stored in
 cell order, so a probe reads contiguous memory; `InRowOrder` reads them back by row, so a level
 with an IVF index keeps one copy of its vectors."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
 
-BLOCK = 65_536   # rows per matrix product while assigning (bounds memory)
+BLOCK = 65_536  # rows per matrix product while assigning (bounds memory)
 
 
 @dataclass
 class IVF:
-    centroids: np.ndarray   # (cells, dim) float32, unit rows
-    offsets: np.ndarray     # (cells + 1,) int64: cell c holds positions offsets[c]..offsets[c+1]
-    rows: np.ndarray        # (n,) int32: the level row at each position
-    vectors: np.ndarray     # (n, dim) float32, in cell order
+    centroids: np.ndarray  # (cells, dim) float32, unit rows
+    offsets: np.ndarray  # (cells + 1,) int64: cell c holds positions offsets[c]..offsets[c+1]
+    rows: np.ndarray  # (n,) int32: the level row at each position
+    vectors: np.ndarray  # (n, dim) float32, in cell order
 
     ARRAYS = ("centroids", "offsets", "rows", "vectors", "positions")
-    positions: np.ndarray | None = None   # (n,) int32: the position of each level row (inverse of rows)
+    positions: np.ndarray | None = None  # (n,) int32: the position of each level row (inverse of rows)
 
     def __post_init__(self):
         if self.positions is None:
@@ -32,7 +33,7 @@ class IVF:
 
     def search(self, query: np.ndarray, probes: int) -> tuple[np.ndarray, np.ndarray]:
         """(level rows, exact similarities) of every vector in the `probes` cells nearest the query."""
-        near = np.argsort(-(self.centroids @ query))[:max(1, probes)]
+        near = np.argsort(-(self.centroids @ query))[: max(1, probes)]
         spans = [(int(self.offsets[c]), int(self.offsets[c + 1])) for c in np.sort(near)]
         rows = np.concatenate([self.rows[lo:hi] for lo, hi in spans])
         scores = np.concatenate([self.vectors[lo:hi] @ query for lo, hi in spans])
@@ -89,13 +90,13 @@ class InRowOrder:
         return out if dtype is None else out.astype(dtype)
 
 
-Vectors = np.ndarray | InRowOrder   # (n, dim) vectors: an array, or an IVF's in level row order
+Vectors = np.ndarray | InRowOrder  # (n, dim) vectors: an array, or an IVF's in level row order
 
 
 def _assign(vectors: Vectors, centroids: np.ndarray) -> np.ndarray:
     out = np.empty(len(vectors), np.int32)
     for lo in range(0, len(vectors), BLOCK):
-        out[lo:lo + BLOCK] = np.argmax(np.asarray(vectors[lo:lo + BLOCK], np.float32) @ centroids.T, axis=1)
+        out[lo : lo + BLOCK] = np.argmax(np.asarray(vectors[lo : lo + BLOCK], np.float32) @ centroids.T, axis=1)
     return out
 
 

@@ -1,6 +1,7 @@
 """The searcher of a live index: made over the index's search snapshot (memory-mapped), renewed
 when the index changes (here or in another process), saved first when missing or stale. What the
 searcher reads is the snapshot alone; frame images come through the frame store it is given."""
+
 from __future__ import annotations
 
 import logging
@@ -24,8 +25,16 @@ class LiveSearcher:
     library's `renew_snapshot`); `read()` reads the corpus from the index without saving it (for
     an index this process cannot write)."""
 
-    def __init__(self, location, embedder: Callable, renew: Callable[[], tuple[Corpus, str]],
-                 read: Callable[[], tuple[Corpus, str]], visual=None, frames=None, resources=None):
+    def __init__(
+        self,
+        location,
+        embedder: Callable,
+        renew: Callable[[], tuple[Corpus, str]],
+        read: Callable[[], tuple[Corpus, str]],
+        visual=None,
+        frames=None,
+        resources=None,
+    ):
         self.location = location
         self._embedder, self._renew, self._read = embedder, renew, read
         self._visual, self._frames, self._resources = visual, frames, resources
@@ -37,14 +46,21 @@ class LiveSearcher:
         with self._lock:
             made = snapshot.token(self.location)
             if self._searcher is None or made != self._version:
-                query = self._embedder()   # checked first: a wrong model builds nothing
-                check_embedder(self.location, open_meta(self.location), query.model_name, query.dim,
-                               getattr(query, "fingerprint", None))
+                query = self._embedder()  # checked first: a wrong model builds nothing
+                check_embedder(
+                    self.location,
+                    open_meta(self.location),
+                    query.model_name,
+                    query.dim,
+                    getattr(query, "fingerprint", None),
+                )
                 corpus = snapshot.load(self.location, made)
                 if corpus is None:
                     corpus, made = self._renewed()
-                self._searcher, self._version = Searcher(corpus, query, self._visual, self._frames,
-                                                               self._resources), made
+                self._searcher, self._version = (
+                    Searcher(corpus, query, self._visual, self._frames, self._resources),
+                    made,
+                )
             return self._searcher
 
     def _renewed(self) -> tuple[Corpus, str]:

@@ -14,6 +14,7 @@ The peak segment is cited with its neighbours (`pad_segments`) and widened over 
 nearly as well, up to `max_seconds`; the next moments are the next peaks outside the chosen ones
 (non-maximum suppression).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -67,7 +68,7 @@ class _Span:
         self.texts, self.lo = texts, lo
 
     def __getitem__(self, i: slice) -> list[str]:
-        return self.texts[self.lo + i.start:self.lo + i.stop]
+        return self.texts[self.lo + i.start : self.lo + i.stop]
 
 
 def with_context(scores: np.ndarray, weight: float) -> np.ndarray:
@@ -82,8 +83,9 @@ def with_context(scores: np.ndarray, weight: float) -> np.ndarray:
     return scores + weight * total / count
 
 
-def peaks(scores: np.ndarray, own: np.ndarray, starts, ends, texts, video: int,
-          cfg: MomentConfig, source: str) -> list[Candidate]:
+def peaks(
+    scores: np.ndarray, own: np.ndarray, starts, ends, texts, video: int, cfg: MomentConfig, source: str
+) -> list[Candidate]:
     """Non-maximum suppression: the best segment (by `scores`, with context) widened over
     neighbours whose `own` score is close to the peak's, within `max_seconds`; then the best
     segment outside it, and so on."""
@@ -92,9 +94,18 @@ def peaks(scores: np.ndarray, own: np.ndarray, starts, ends, texts, video: int,
     while free.any() and len(out) < cfg.per_video:
         peak = int(np.flatnonzero(free)[np.argmax(scores[free])])
         lo, hi = widen(peak, own, starts, ends, free, cfg)
-        free[lo:hi + 1] = False
-        out.append(Candidate(video, "moment", float(starts[lo]), float(ends[hi]), float(scores[peak]),
-                             source, " ".join(texts[lo:hi + 1])))
+        free[lo : hi + 1] = False
+        out.append(
+            Candidate(
+                video,
+                "moment",
+                float(starts[lo]),
+                float(ends[hi]),
+                float(scores[peak]),
+                source,
+                " ".join(texts[lo : hi + 1]),
+            )
+        )
     return out
 
 
@@ -103,8 +114,12 @@ def widen(peak: int, scores, starts, ends, free, cfg: MomentConfig) -> tuple[int
     what is being said), then the neighbours scoring at least `widen_ratio` of the peak, all
     within `max_seconds`."""
     lo = hi = peak
-    fits = lambda i: (0 <= i < len(scores) and free[i]  # noqa: E731
-                      and max(ends[hi], ends[i]) - min(starts[lo], starts[i]) <= cfg.max_seconds)
+
+    def fits(i: int) -> bool:
+        return (
+            0 <= i < len(scores) and free[i] and max(ends[hi], ends[i]) - min(starts[lo], starts[i]) <= cfg.max_seconds
+        )
+
     for _ in range(cfg.pad_segments):
         lo -= fits(lo - 1)
         hi += fits(hi + 1)

@@ -1,6 +1,7 @@
 """The one retrieval code path: a named `Method` ranks a `Corpus` for a `Query`; the searcher
 turns that ranking into hits — one per video (pointing at its best moment) or the top moments
 across the collection. Used by `search`, `ask`, the service and `videorag eval` alike."""
+
 from __future__ import annotations
 
 import threading
@@ -62,8 +63,8 @@ class QueryContext:
         self.query = query
         self.config = config
         self._cache: dict = {}
-        self.timings: dict[str, float] = {}   # seconds per stage, for methods that report them
-        self.judged: list[Candidate] = []   # a judged ranking's steps, each scored by the judge's P(yes)
+        self.timings: dict[str, float] = {}  # seconds per stage, for methods that report them
+        self.judged: list[Candidate] = []  # a judged ranking's steps, each scored by the judge's P(yes)
 
     def memo(self, key, make):
         """`make()` computed once per query and key."""
@@ -78,8 +79,10 @@ class QueryContext:
     def visual_vector(self) -> np.ndarray:
         visual = self.searcher.visual
         if visual is None:
-            raise IndexError_("this method needs frame embeddings and a visual embedder",
-                              "index with --visual BACKEND --visual-model FOLDER (see README)")
+            raise IndexError_(
+                "this method needs frame embeddings and a visual embedder",
+                "index with --visual BACKEND --visual-model FOLDER (see README)",
+            )
         return self.memo("visual", lambda: visual.embed_texts([self.query.text])[0])
 
     def dense(self, level: Level, text: str | None = None) -> np.ndarray:
@@ -146,8 +149,16 @@ class Searcher:
             _, ranking = self.rank(query, method, config)
         return [self.corpus.video_ids[v] for v in top(ranking.videos, k)]
 
-    def search(self, query: Query | str, method: Method, config: SearchConfig, top_k: int | None = None,
-               moments: bool = False, timings: dict | None = None, context: QueryContext | None = None) -> list[Hit]:
+    def search(
+        self,
+        query: Query | str,
+        method: Method,
+        config: SearchConfig,
+        top_k: int | None = None,
+        moments: bool = False,
+        timings: dict | None = None,
+        context: QueryContext | None = None,
+    ) -> list[Hit]:
         """Hits best first; `timings`, when given, receives the method's stage times (seconds);
         `context`: this query's context, shared with what else reads it (evidence for `ask`)."""
         top_k = top_k or config.top_k
@@ -158,8 +169,11 @@ class Searcher:
         with single_blas_thread():
             qc = context or self.context(query, config)
             ranking = method.rank(qc)
-            found = self._moments(ranking, top_k, config) if moments else \
-                [self._video_hit(ranking, int(v)) for v in top(ranking.videos, top_k)]
+            found = (
+                self._moments(ranking, top_k, config)
+                if moments
+                else [self._video_hit(ranking, int(v)) for v in top(ranking.videos, top_k)]
+            )
             hits = [self.hit(m, score, weak) for (m, score), weak in zip(found, self._weak(qc, found, config))]
         if timings is not None:
             timings.update(qc.timings)
@@ -188,8 +202,15 @@ class Searcher:
 
     def hit(self, moment: Candidate, score: float, weak: bool = False) -> Hit:
         c = self.corpus
-        return Hit(c.video_ids[moment.video], c.paths[moment.video], float(moment.start),
-                   float(moment.end), score, moment.text, bool(weak))
+        return Hit(
+            c.video_ids[moment.video],
+            c.paths[moment.video],
+            float(moment.start),
+            float(moment.end),
+            score,
+            moment.text,
+            bool(weak),
+        )
 
     def _weak(self, qc: QueryContext, found: list[tuple[Candidate, float]], config: SearchConfig) -> list[bool]:
         relevance = [self.relevance(qc, m) for m, _ in found]
@@ -201,6 +222,7 @@ class Searcher:
         that, unlike a method's score, means the same for every query."""
         level = self.corpus.segments
         lo, hi = level.span(moment.video)
-        inside = np.flatnonzero((level.starts[lo:hi] < max(moment.end, moment.start + 1e-3))
-                                & (level.ends[lo:hi] > moment.start))
+        inside = np.flatnonzero(
+            (level.starts[lo:hi] < max(moment.end, moment.start + 1e-3)) & (level.ends[lo:hi] > moment.start)
+        )
         return float(qc.dense_span(level, lo, hi)[inside].max()) if len(inside) else float("nan")

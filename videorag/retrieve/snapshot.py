@@ -15,6 +15,7 @@ A snapshot is fresh while the index's change marker (`.changed`, replaced by eve
 the token it was made at (and this version's format and tokeniser made it). Ingest and
 `videorag optimize` write a new one; a search that finds it stale builds the corpus from the index
 and saves it (a new folder, then `CURRENT` replaced, so a reader never sees half a snapshot)."""
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,8 @@ from ..index.meta import CHANGED_FILE
 from .bm25 import ARRAYS, BM25
 from .corpus import Corpus, FrameVectors, Level
 from .ivf import IVF, InRowOrder, Vectors
-from .views import ChunkViews, NoFrames, View
 from .text import ANALYZER, bigrams, tokenize
+from .views import ChunkViews, NoFrames, View
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ class Texts(Sequence):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         i = int(i) + (len(self) if int(i) < 0 else 0)
-        return bytes(self.blob[self.offsets[i]:self.offsets[i + 1]]).decode("utf-8")
+        return bytes(self.blob[self.offsets[i] : self.offsets[i + 1]]).decode("utf-8")
 
 
 class Ragged(Sequence):
@@ -91,7 +92,7 @@ class Ragged(Sequence):
         return len(self.offsets) - 1
 
     def __getitem__(self, i) -> tuple[float, ...]:
-        return tuple(self.flat[self.offsets[i]:self.offsets[i + 1]].tolist())
+        return tuple(self.flat[self.offsets[i] : self.offsets[i + 1]].tolist())
 
 
 def manifest(index) -> dict | None:
@@ -115,14 +116,26 @@ def load(index, fresh_token: str) -> Corpus | None:
     try:
         levels = {name: _load_level(folder, name, found["levels"][name]) for name in found["levels"]}
         visual = _mapped(folder / "visual.npy") if found.get("visual") else None
-        frames = FrameVectors(*(_mapped(folder / f"frame.{key}.npy") for key in FRAME_ARRAYS)) \
-            if found.get("frames") else None
-        corpus = Corpus(found["video_ids"], found["paths"], levels["segment"], levels["chunk"], levels["video"],
-                        visual, levels.get("caption"), frames, chunk_seconds=found["chunk_seconds"],
-                        embed_model=found.get("embed_model", ""))
+        frames = (
+            FrameVectors(*(_mapped(folder / f"frame.{key}.npy") for key in FRAME_ARRAYS))
+            if found.get("frames")
+            else None
+        )
+        corpus = Corpus(
+            found["video_ids"],
+            found["paths"],
+            levels["segment"],
+            levels["chunk"],
+            levels["video"],
+            visual,
+            levels.get("caption"),
+            frames,
+            chunk_seconds=found["chunk_seconds"],
+            embed_model=found.get("embed_model", ""),
+        )
         if found.get("views") is not None:
             corpus.views = _load_views(folder, found["views"], corpus.chunks)
-    except (OSError, ValueError, KeyError) as exc:   # replaced by a newer snapshot while being read
+    except (OSError, ValueError, KeyError) as exc:  # replaced by a newer snapshot while being read
         log.info("search snapshot %s unreadable (%s)", folder, exc)
         return None
     return corpus
@@ -131,18 +144,28 @@ def load(index, fresh_token: str) -> Corpus | None:
 def _load_level(folder: Path, name: str, info: dict) -> Level:
     array = lambda key: _mapped(folder / f"{name}.{key}.npy")  # noqa: E731
     ann = IVF(*(array(f"ivf.{key}") for key in IVF.ARRAYS)) if info.get("ann") else None
-    vectors = InRowOrder(ann) if ann is not None else array("vectors")   # one copy of the vectors
-    level = Level(array("owner"), array("starts"), array("ends"), _load_texts(folder, name),
-                  vectors, _load_bm25(folder, name), array("block_starts"), array("block_owner"), ann)
+    vectors = InRowOrder(ann) if ann is not None else array("vectors")  # one copy of the vectors
+    level = Level(
+        array("owner"),
+        array("starts"),
+        array("ends"),
+        _load_texts(folder, name),
+        vectors,
+        _load_bm25(folder, name),
+        array("block_starts"),
+        array("block_owner"),
+        ann,
+    )
     if info.get("bigrams"):
-        level.__dict__["bigram_bm25"] = _load_bm25(folder, f"{name}.bigram", bigrams)   # the cached property
+        level.__dict__["bigram_bm25"] = _load_bm25(folder, f"{name}.bigram", bigrams)  # the cached property
     return level
 
 
 def _load_bm25(folder: Path, name: str, analyzer=tokenize) -> BM25:
     vocab = json.loads((folder / f"{name}.vocab.json").read_text())
-    return BM25.from_arrays({key: _mapped(folder / f"{name}.{key}.npy") for key in ARRAYS},
-                            {t: i for i, t in enumerate(vocab)}, analyzer)
+    return BM25.from_arrays(
+        {key: _mapped(folder / f"{name}.{key}.npy") for key in ARRAYS}, {t: i for i, t in enumerate(vocab)}, analyzer
+    )
 
 
 def _save_bm25(folder: Path, name: str, bm25: BM25) -> None:
@@ -179,11 +202,21 @@ def save(corpus: Corpus, index, made_token: str, ann_min_rows: int) -> dict:
     if corpus.frames is not None:
         for key in FRAME_ARRAYS:
             np.save(tmp / f"frame.{key}.npy", np.asarray(getattr(corpus.frames, key)))
-    found = {"format": FORMAT, "analyzer": ANALYZER, "token": made_token, "made": time.strftime("%Y-%m-%dT%H:%M:%S"),
-             "video_ids": list(corpus.video_ids), "paths": list(corpus.paths), "levels": levels,
-             "visual": corpus.visual is not None, "frames": corpus.frames is not None,
-             "chunk_seconds": corpus.chunk_seconds, "embed_model": corpus.embed_model, "views": _save_views(tmp, corpus.chunk_views),
-             "seconds": round(time.perf_counter() - start, 3)}
+    found = {
+        "format": FORMAT,
+        "analyzer": ANALYZER,
+        "token": made_token,
+        "made": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "video_ids": list(corpus.video_ids),
+        "paths": list(corpus.paths),
+        "levels": levels,
+        "visual": corpus.visual is not None,
+        "frames": corpus.frames is not None,
+        "chunk_seconds": corpus.chunk_seconds,
+        "embed_model": corpus.embed_model,
+        "views": _save_views(tmp, corpus.chunk_views),
+        "seconds": round(time.perf_counter() - start, 3),
+    }
     (tmp / "manifest.json").write_text(json.dumps(found))
     os.replace(tmp, root / name)
     _point(root, name)
@@ -196,8 +229,13 @@ def _save_level(folder: Path, name: str, level: Level, bigram: bool = False) -> 
     _save_bm25(folder, name, level.bm25)
     if bigram:
         _save_bm25(folder, f"{name}.bigram", level.bigram_bm25)
-    arrays: dict[str, Vectors] = {"owner": level.owner, "starts": level.starts, "ends": level.ends,
-              "block_starts": level.block_starts, "block_owner": level.block_owner}
+    arrays: dict[str, Vectors] = {
+        "owner": level.owner,
+        "starts": level.starts,
+        "ends": level.ends,
+        "block_starts": level.block_starts,
+        "block_owner": level.block_owner,
+    }
     if level.ann is not None:
         arrays.update({f"ivf.{key}": getattr(level.ann, key) for key in IVF.ARRAYS})
     else:
@@ -220,8 +258,10 @@ def _save_views(folder: Path, views: ChunkViews) -> dict:
         _save_texts(folder, f"view.{name}", view.texts)
         flat = [t for times in view.frames for t in times]
         np.save(folder / f"view.{name}.frames.npy", np.asarray(flat, np.float64))
-        np.save(folder / f"view.{name}.frame_offsets.npy",
-                np.r_[0, np.cumsum([len(times) for times in view.frames], dtype=np.int64)])
+        np.save(
+            folder / f"view.{name}.frame_offsets.npy",
+            np.r_[0, np.cumsum([len(times) for times in view.frames], dtype=np.int64)],
+        )
     return {"names": list(views.views), "models": views.models}
 
 
@@ -233,8 +273,13 @@ def _load_views(folder: Path, info: dict, chunks: Level) -> ChunkViews:
             views[name] = View(name, chunk, chunks.vectors, chunks.texts, NoFrames(len(chunks)))
             continue
         flat, offsets = _mapped(folder / f"view.{name}.frames.npy"), _mapped(folder / f"view.{name}.frame_offsets.npy")
-        views[name] = View(name, chunk, _mapped(folder / f"view.{name}.vectors.npy"),
-                           _load_texts(folder, f"view.{name}"), Ragged(flat, offsets))
+        views[name] = View(
+            name,
+            chunk,
+            _mapped(folder / f"view.{name}.vectors.npy"),
+            _load_texts(folder, f"view.{name}"),
+            Ragged(flat, offsets),
+        )
     video, starts, ends = (_mapped(folder / f"views.{key}.npy") for key in ("video", "starts", "ends"))
     return ChunkViews(video, starts, ends, views, info["models"])
 

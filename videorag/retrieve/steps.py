@@ -8,6 +8,7 @@ seconds between two segments), and one longer than `max_words` is cut into piece
 then a step of its own, which names the topic without answering anything. A step's times are
 those of its segments, shared out by characters where a segment holds several sentences.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-_SENTENCE = re.compile(r"\S.*?(?:[.!?]+[\"')\]]*(?=\s|$)|$)")   # a sentence, or the unfinished rest
+_SENTENCE = re.compile(r"\S.*?(?:[.!?]+[\"')\]]*(?=\s|$)|$)")  # a sentence, or the unfinished rest
 
 
 @dataclass(frozen=True)
@@ -58,11 +59,16 @@ def _pieces(start: float, end: float, text: str):
     for j, part in enumerate(parts):
         a = start + (end - start) * at / total
         at += len(part)
-        yield part, (a, start + (end - start) * at / total), j < len(parts) - 1 or part.rstrip("\"')]").endswith((".", "!", "?"))
+        yield (
+            part,
+            (a, start + (end - start) * at / total),
+            j < len(parts) - 1 or part.rstrip("\"')]").endswith((".", "!", "?")),
+        )
 
 
-def covering(step_starts: np.ndarray, step_ends: np.ndarray, starts: np.ndarray, ends: np.ndarray,
-             scores: np.ndarray) -> np.ndarray:
+def covering(
+    step_starts: np.ndarray, step_ends: np.ndarray, starts: np.ndarray, ends: np.ndarray, scores: np.ndarray
+) -> np.ndarray:
     """Each step's best score among the spans (`starts`, `ends`, `scores`) overlapping it; 0 where none does."""
     out = np.zeros(len(step_starts))
     for i, (a, b) in enumerate(zip(step_starts, step_ends)):

@@ -1,6 +1,7 @@
 """Tokenisation for lexical retrieval: lower-case words, English stop words out, Porter stems
 (PyStemmer's C Porter stemmer: importing NLTK's cost seconds of a cold search); and the plain
 split of a text into sentences that answers are made of and checked by."""
+
 from __future__ import annotations
 
 import re
@@ -14,7 +15,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 def sentences(text: str) -> list[str]:
     """The sentences of `text`, cut after . ! or ? and a space (none empty)."""
     return [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
-STOP_WORDS = frozenset("""
+
+
+STOP_WORDS = frozenset(
+    """
 a about above after again against all am an and any are as at be because been before being below
 between both but by can could did do does doing down during each few for from further had has have
 having he her here hers herself him himself his how i if in into is it its itself just let me more
@@ -23,11 +27,12 @@ should so some such than that the their theirs them themselves then there these 
 through to too under until up very was we were what when where which while who whom why will with
 would you your yours yourself yourselves i'm it's you're that's don't we're they're i'll you'll
 we'll gonna wanna okay ok yeah uh um oh like really also get got go going know
-""".split())
+""".split()
+)
 
 
-ANALYZER = "words-stop-porter/pystemmer-1"   # recorded in search snapshots: a change rebuilds them
-_local = threading.local()   # a PyStemmer stemmer must not be shared between threads
+ANALYZER = "words-stop-porter/pystemmer-1"  # recorded in search snapshots: a change rebuilds them
+_local = threading.local()  # a PyStemmer stemmer must not be shared between threads
 
 
 @lru_cache(maxsize=200_000)

@@ -12,6 +12,7 @@ A chunk is a fixed window [k·s, (k+1)·s) of one video, s = the index's `chunk_
 the index cannot give (no captioner, no visual backend) is absent, never faked. Retrieval under a
 view scores its items and keeps each chunk's best item.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -19,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..visual.selection import kmeans_frames
 from ..config import TEXT_VIEWS
+from ..visual.selection import kmeans_frames
 from .base import Candidate
 from .ivf import InRowOrder, Vectors
 
@@ -33,8 +34,8 @@ class View:
     """One view's items: the chunk each belongs to, its vector, text and frame times."""
 
     name: str
-    chunk: np.ndarray          # (items,) row in ChunkViews
-    vectors: Vectors           # (items, dim) unit rows
+    chunk: np.ndarray  # (items,) row in ChunkViews
+    vectors: Vectors  # (items, dim) unit rows
     texts: Sequence[str]
     frames: Sequence[tuple[float, ...]]
 
@@ -55,11 +56,11 @@ class View:
 
 @dataclass
 class ChunkViews:
-    video: np.ndarray          # (chunks,) corpus video row
+    video: np.ndarray  # (chunks,) corpus video row
     starts: np.ndarray
     ends: np.ndarray
     views: dict[str, View]
-    models: dict[str, str]     # view → the model(s) that made it
+    models: dict[str, str]  # view → the model(s) that made it
 
     def __len__(self) -> int:
         return len(self.video)
@@ -77,8 +78,16 @@ class ChunkViews:
         items = [best_item] + [int(i) for i in np.flatnonzero(view.chunk == chunk) if i != best_item]
         text = "\n".join(view.texts[i] for i in items if view.texts[i])
         frames = tuple(t for i in items for t in view.frames[i])
-        return Candidate(int(self.video[chunk]), "chunk", float(self.starts[chunk]), float(self.ends[chunk]),
-                         score, view.name, text, frames)
+        return Candidate(
+            int(self.video[chunk]),
+            "chunk",
+            float(self.starts[chunk]),
+            float(self.ends[chunk]),
+            score,
+            view.name,
+            text,
+            frames,
+        )
 
 
 def build(corpus, meta: dict, visual_rows=None) -> ChunkViews:
@@ -99,8 +108,10 @@ def build(corpus, meta: dict, visual_rows=None) -> ChunkViews:
         models["visual-frame"] = meta["visual_model"]
         models["visual-clip"] = meta["clip_model"]
     video, starts, ends = table.arrays()
-    views = {name: View(name, np.asarray(chunk, np.int64), _unit(vectors), texts, frames)
-             for name, (chunk, vectors, texts, frames) in raw.items()}
+    views = {
+        name: View(name, np.asarray(chunk, np.int64), _unit(vectors), texts, frames)
+        for name, (chunk, vectors, texts, frames) in raw.items()
+    }
     return ChunkViews(video, starts, ends, views, {k: v for k, v in models.items() if k in views})
 
 
@@ -140,8 +151,9 @@ class _ChunkTable:
         keys = sorted(self.key, key=self.key.__getitem__)
         video = np.asarray([v for v, _ in keys], np.int64)
         starts = np.asarray([k * self.seconds for _, k in keys], np.float64)
-        ends = np.asarray([max(s, min(s + self.seconds, float(self.durations[v])))
-                           for (v, _), s in zip(keys, starts)], np.float64)
+        ends = np.asarray(
+            [max(s, min(s + self.seconds, float(self.durations[v]))) for (v, _), s in zip(keys, starts)], np.float64
+        )
         return video, starts, ends
 
 
@@ -153,8 +165,12 @@ def _keyframe_captions(captions, table: _ChunkTable):
         rows = np.flatnonzero(chunk == c)
         kept += [int(rows[i]) for i in kmeans_frames(captions.vectors[rows], KEYFRAMES)]
     keep = np.asarray(sorted(kept), np.int64)
-    return (chunk[keep], captions.vectors[keep], [captions.texts[i] for i in keep],
-            [(float(captions.starts[i]),) for i in keep])
+    return (
+        chunk[keep],
+        captions.vectors[keep],
+        [captions.texts[i] for i in keep],
+        [(float(captions.starts[i]),) for i in keep],
+    )
 
 
 def _visual_views(rows, corpus, table: _ChunkTable, meta: dict) -> dict:
@@ -170,7 +186,10 @@ def _visual_views(rows, corpus, table: _ChunkTable, meta: dict) -> dict:
     flat = np.concatenate(per_chunk or [np.zeros(0)])
     frame_chunk = [c for c, times in zip(chunks, keyframes) for _ in times]
     frame_times = [(t,) for times in keyframes for t in times]
-    clip = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False),
-                      np.float32).reshape(-1, dim)
-    return {"visual-frame": (frame_chunk, flat.reshape(-1, dim), [""] * len(frame_times), frame_times),
-            "visual-clip": (chunks, clip, [""] * len(chunks), [tuple(t) for t in keyframes])}
+    clip = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False), np.float32).reshape(
+        -1, dim
+    )
+    return {
+        "visual-frame": (frame_chunk, flat.reshape(-1, dim), [""] * len(frame_times), frame_times),
+        "visual-clip": (chunks, clip, [""] * len(chunks), [tuple(t) for t in keyframes]),
+    }

@@ -16,14 +16,12 @@ def run_server(rag, config) -> None:
     from .app import create_app
     from .service import Service
 
-    if rag.library.exists():   # the frame store opens the index now (seconds of importing LanceDB), not
-        rag.library.index              # while the first search's thumbnails wait, black; and before the judge loads
+    if rag.library.exists():  # the frame store opens the index now (seconds of importing LanceDB), not
+        rag.library.index  # while the first search's thumbnails wait, black; and before the judge loads
     service = Service(rag, config)
-    print(f"videorag serving {config.index} on http://{config.host}:{config.port}  (API docs: /docs)",
-          flush=True)
+    print(f"videorag serving {config.index} on http://{config.host}:{config.port}  (API docs: /docs)", flush=True)
     try:
-        uvicorn.run(_announced(create_app(service), config), host=config.host, port=config.port,
-                    log_level="warning")
+        uvicorn.run(_announced(create_app(service), config), host=config.host, port=config.port, log_level="warning")
     finally:
         service.close()
 

@@ -1,6 +1,7 @@
 """The FastAPI app: JSON API (OpenAPI at /docs and /redoc, their assets served from the
 fastapi-offline package, no CDN: not even ReDoc's logo), Server-Sent Events, media with Range,
 the web page."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,7 @@ from starlette.datastructures import UploadFile
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__, requests, schemas
-from ..errors import (ConfigError, GenerationError, IndexBusy, IndexError_, MissingDependencyError,
-                      VideoRAGError)
+from ..errors import ConfigError, GenerationError, IndexBusy, IndexError_, MissingDependencyError, VideoRAGError
 from ..registry import require
 from .service import LOOPBACK, Forbidden, NotFound, Service, TooLarge, Unauthorized, bearer
 
@@ -30,19 +30,44 @@ from fastapi_offline import FastAPIOffline  # noqa: E402
 log = logging.getLogger(__name__)
 WEB = Path(__file__).parent / "web"
 REDOC_JS = Path(fastapi_offline.__file__).parent / "static" / "redoc.standalone.js"
-REDOC_LOGO = b"https://cdn.redoc.ly/redoc/logo-mini.svg"   # its footer's <img>, hidden when it fails to load
-STATUS = {NotFound: 404, Unauthorized: 401, Forbidden: 403, TooLarge: 413, IndexBusy: 409, GenerationError: 502,
-          MissingDependencyError: 501, ConfigError: 400, IndexError_: 400}  # the first match wins
+REDOC_LOGO = b"https://cdn.redoc.ly/redoc/logo-mini.svg"  # its footer's <img>, hidden when it fails to load
+STATUS = {
+    NotFound: 404,
+    Unauthorized: 401,
+    Forbidden: 403,
+    TooLarge: 413,
+    IndexBusy: 409,
+    GenerationError: 502,
+    MissingDependencyError: 501,
+    ConfigError: 400,
+    IndexError_: 400,
+}  # the first match wins
 
 
-ERRORS = {"4XX": {"model": schemas.Error, "description": "refused or failed: `detail` says why, in one line"},
-          "5XX": {"model": schemas.Error, "description": "failed on the server's side: a missing dependency, the "
-                                                         "generator, or unexpected (the server's log has the rest)"}}
+ERRORS = {
+    "4XX": {"model": schemas.Error, "description": "refused or failed: `detail` says why, in one line"},
+    "5XX": {
+        "model": schemas.Error,
+        "description": "failed on the server's side: a missing dependency, the "
+        "generator, or unexpected (the server's log has the rest)",
+    },
+}
 SSE = {"text/event-stream": {"schema": {"type": "string"}}}
-UPLOAD = {"required": True, "content": {  # POST /index reads its body itself: JSON or a multipart upload
-    "application/json": {"schema": schemas.IndexRequest.model_json_schema()},
-    "multipart/form-data": {"schema": {"type": "object", "required": ["file"], "properties": {
-        "file": {"type": "string", "format": "binary", "description": "a video file to store and index"}}}}}}
+UPLOAD = {
+    "required": True,
+    "content": {  # POST /index reads its body itself: JSON or a multipart upload
+        "application/json": {"schema": schemas.IndexRequest.model_json_schema()},
+        "multipart/form-data": {
+            "schema": {
+                "type": "object",
+                "required": ["file"],
+                "properties": {
+                    "file": {"type": "string", "format": "binary", "description": "a video file to store and index"}
+                },
+            }
+        },
+    },
+}
 
 
 class Guards(NamedTuple):
@@ -54,15 +79,23 @@ class Guards(NamedTuple):
 
 
 def create_app(service: Service) -> FastAPI:
-    app = FastAPIOffline(title="videorag", summary="Search and question answering over a video collection, "
-                         "with timestamped citations", version=__version__, responses=ERRORS, redoc_url=None)
+    app = FastAPIOffline(
+        title="videorag",
+        summary="Search and question answering over a video collection, with timestamped citations",
+        version=__version__,
+        responses=ERRORS,
+        redoc_url=None,
+    )
     _redoc(app)
     app.state.service = service
     if not service.config.public:  # a loopback server answers to loopback names only (no DNS rebinding)
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=[*LOOPBACK, service.config.host, "[::1]"])
     _errors(app)
-    guards = Guards(Depends(_auth(service, write=False)), Depends(_auth(service, write=True)),
-                    Depends(_auth(service, write=False, url_token=True)))
+    guards = Guards(
+        Depends(_auth(service, write=False)),
+        Depends(_auth(service, write=True)),
+        Depends(_auth(service, write=False, url_token=True)),
+    )
     for add_routes in (_search_routes, _job_routes, _video_routes):
         add_routes(app, service, guards)
     app.add_api_route("/", _page, include_in_schema=False)
@@ -93,17 +126,21 @@ def _search_routes(app: FastAPI, service: Service, guards: Guards) -> None:
         """The registered retrieval methods, the server's default, and whether the judge can run."""
         return service.methods()
 
-    @app.post("/ask", dependencies=[guards.read], response_model=schemas.Answer,
-                 responses={200: {"content": SSE}})
-    def ask(body: schemas.AskRequest, stream: bool = False):   # type: ignore[valid-type]  # a model made at import
+    @app.post("/ask", dependencies=[guards.read], response_model=schemas.Answer, responses={200: {"content": SSE}})
+    def ask(body: schemas.AskRequest, stream: bool = False):  # type: ignore[valid-type]  # a model made at import
         """The answer with citations; `?stream=true`: SSE events token…, citations, done."""
         request = requests.AskRequest(**dict(body))
         return _sse(service.ask_events(request)) if stream else service.ask(request)
 
 
 def _job_routes(app: FastAPI, service: Service, guards: Guards) -> None:
-    @app.post("/index", dependencies=[guards.write], status_code=202, response_model=schemas.Job,
-                 openapi_extra={"requestBody": UPLOAD})
+    @app.post(
+        "/index",
+        dependencies=[guards.write],
+        status_code=202,
+        response_model=schemas.Job,
+        openapi_extra={"requestBody": UPLOAD},
+    )
     async def index(request: Request):
         """JSON `{"paths": [...]}` (server paths under the roots) or a multipart `file` upload."""
         kind = request.headers.get("content-type", "")
@@ -112,15 +149,19 @@ def _job_routes(app: FastAPI, service: Service, guards: Guards) -> None:
         try:
             body = schemas.IndexRequest.model_validate_json(await request.body())
         except ValueError as exc:
-            raise HTTPException(422, f"expected JSON {{\"paths\": [...]}} or a multipart upload: {_first(exc)}")
+            raise HTTPException(422, f'expected JSON {{"paths": [...]}} or a multipart upload: {_first(exc)}')
         return service.index_paths(body.paths)
 
     @app.get("/jobs/{job_id}", dependencies=[guards.read], response_model=schemas.Job)
     def job(job_id: str):
         return _job(service, job_id).to_dict()
 
-    @app.get("/jobs/{job_id}/events", dependencies=[guards.read], response_class=StreamingResponse,
-                responses={200: {"content": SSE, "description": "`progress` events, each a Job"}})
+    @app.get(
+        "/jobs/{job_id}/events",
+        dependencies=[guards.read],
+        response_class=StreamingResponse,
+        responses={200: {"content": SSE, "description": "`progress` events, each a Job"}},
+    )
     def job_events(job_id: str):
         """SSE: a `progress` event per change (files done / total, current file, per-file results)."""
         _job(service, job_id)
@@ -140,22 +181,28 @@ def _video_routes(app: FastAPI, service: Service, guards: Guards) -> None:
     def delete(video_id: str):
         return service.delete(video_id)
 
-    @app.get("/videos/{video_id}/media", dependencies=[guards.media], response_class=FileResponse,
-                responses={200: {"content": {"video/*": {}}}})
+    @app.get(
+        "/videos/{video_id}/media",
+        dependencies=[guards.media],
+        response_class=FileResponse,
+        responses={200: {"content": {"video/*": {}}}},
+    )
     def media(video_id: str):
         """The video file (HTTP Range supported: browsers seek with it)."""
         path = service.media_path(video_id)
-        return FileResponse(path, media_type=_media_type(path), filename=path.name,
-                            content_disposition_type="inline")
+        return FileResponse(path, media_type=_media_type(path), filename=path.name, content_disposition_type="inline")
 
-    @app.get("/videos/{video_id}/frame", dependencies=[guards.media], response_class=Response,
-                responses={200: {"content": {"image/jpeg": {}}}})
+    @app.get(
+        "/videos/{video_id}/frame",
+        dependencies=[guards.media],
+        response_class=Response,
+        responses={200: {"content": {"image/jpeg": {}}}},
+    )
     def frame(video_id: str, t: float = Query(0.0)):
         """A JPEG of the moment at `t` seconds (the index's nearest sampled frame)."""
         if not math.isfinite(t) or t < 0:
             raise HTTPException(422, "t must be a finite number of seconds >= 0")
-        return Response(service.frame(video_id, t), media_type="image/jpeg",
-                        headers={"Cache-Control": "max-age=3600"})
+        return Response(service.frame(video_id, t), media_type="image/jpeg", headers={"Cache-Control": "max-age=3600"})
 
 
 def _page():
@@ -170,9 +217,13 @@ def _redoc(app: FastAPI) -> None:
     @app.get("/redoc", include_in_schema=False)
     def redoc(request: Request):
         root = request.scope.get("root_path", "")
-        return get_redoc_html(openapi_url=root + app.openapi_url, title=app.title + " - ReDoc",
-                              redoc_js_url=root + "/redoc.standalone.js", with_google_fonts=False,
-                              redoc_favicon_url=root + "/static-offline-docs/favicon.png")
+        return get_redoc_html(
+            openapi_url=root + app.openapi_url,
+            title=app.title + " - ReDoc",
+            redoc_js_url=root + "/redoc.standalone.js",
+            with_google_fonts=False,
+            redoc_favicon_url=root + "/static-offline-docs/favicon.png",
+        )
 
     @app.get("/redoc.standalone.js", include_in_schema=False)
     def script():
@@ -197,8 +248,9 @@ def _auth(service: Service, write: bool, url_token: bool = False):
         except Unauthorized:
             if url_token or "token" not in request.query_params:
                 raise
-            raise Unauthorized("?token= counts only on the media and frame URLs",
-                               "send the token as 'Authorization: Bearer TOKEN'") from None
+            raise Unauthorized(
+                "?token= counts only on the media and frame URLs", "send the token as 'Authorization: Bearer TOKEN'"
+            ) from None
 
     return check
 
@@ -249,8 +301,9 @@ async def _upload(service: Service, request: Request) -> dict:
         raise HTTPException(411, "uploads need a Content-Length header")
     length = int(request.headers["content-length"])
     if length > limit + (1 << 20):
-        raise TooLarge(f"upload of {length} bytes is over the limit of {limit}",
-                       "index large files from a configured root instead")
+        raise TooLarge(
+            f"upload of {length} bytes is over the limit of {limit}", "index large files from a configured root instead"
+        )
     form = await request.form(max_files=1, max_fields=4)
     upload = form.get("file")
     if not isinstance(upload, UploadFile):
@@ -272,10 +325,16 @@ def _sse(events: Iterator[tuple[str, object]]) -> StreamingResponse:
             log.error("stream failed", exc_info=exc)
             yield f"event: error\ndata: {json.dumps(f'internal error ({exc.__class__.__name__})')}\n\n"
 
-    return StreamingResponse(lines(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return StreamingResponse(
+        lines(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    )
 
 
 def _media_type(path: Path) -> str:
-    return {".mp4": "video/mp4", ".webm": "video/webm", ".mkv": "video/x-matroska", ".mov": "video/quicktime",
-            ".avi": "video/x-msvideo"}.get(path.suffix.lower(), "application/octet-stream")
+    return {
+        ".mp4": "video/mp4",
+        ".webm": "video/webm",
+        ".mkv": "video/x-matroska",
+        ".mov": "video/quicktime",
+        ".avi": "video/x-msvideo",
+    }.get(path.suffix.lower(), "application/octet-stream")

@@ -1,4 +1,5 @@
 """Index jobs run in the background, one at a time, with progress a client can poll or stream."""
+
 from __future__ import annotations
 
 import queue
@@ -23,8 +24,8 @@ class Job:
     done: int = 0
     total: int = 0
     current: str | None = None
-    stage: str | None = None           # what the current file goes through: decode, transcribe, embed, ocr…
-    eta_seconds: float | None = None   # the whole job's time left, once there is an estimate
+    stage: str | None = None  # what the current file goes through: decode, transcribe, embed, ocr…
+    eta_seconds: float | None = None  # the whole job's time left, once there is an estimate
     files: list[dict] = field(default_factory=list)  # per file: path, status, error, warnings
     summary: str | None = None
     error: str | None = None
@@ -56,7 +57,7 @@ class Jobs:
         with self._changed:
             self._jobs[job.id] = job
             finished = [j for j in self._jobs.values() if j.finished]
-            for old in finished[:max(0, len(finished) - KEEP_FINISHED)]:  # oldest first (insertion order)
+            for old in finished[: max(0, len(finished) - KEEP_FINISHED)]:  # oldest first (insertion order)
                 del self._jobs[old.id]
         self._queue.put(job)
         return job
@@ -104,12 +105,17 @@ class Jobs:
 
         def progress(done: int, total: int, current: str, result: FileResult | None) -> None:
             files = job.files + ([_file(result)] if result else [])
-            self._update(job, done=done, total=total, current=current if result is None else None, files=files,
-                         **({} if result is None else {"stage": None}))
+            self._update(
+                job,
+                done=done,
+                total=total,
+                current=current if result is None else None,
+                files=files,
+                **({} if result is None else {"stage": None}),
+            )
 
         def stages(current: str, stage: str, left: float | None) -> None:
-            self._update(job, current=current, stage=stage,
-                         eta_seconds=None if left is None else round(left, 1))
+            self._update(job, current=current, stage=stage, eta_seconds=None if left is None else round(left, 1))
 
         try:
             report = self._index(job.paths, progress, stages)
@@ -119,11 +125,21 @@ class Jobs:
         except Exception as exc:  # a job must end, whatever happened
             self._update(job, state="failed", error=f"unexpected {exc.__class__.__name__}: {exc}")
             return
-        self._update(job, state="done", files=[_file(f) for f in report.files], summary=report.summary(),
-                     stage=None, eta_seconds=0.0)
+        self._update(
+            job,
+            state="done",
+            files=[_file(f) for f in report.files],
+            summary=report.summary(),
+            stage=None,
+            eta_seconds=0.0,
+        )
 
 
 def _file(result: FileResult) -> dict:
-    return {"path": result.path, "status": result.status, "video_id": result.video_id,
-            "error": result.error, "warnings": list(result.warnings)}
-
+    return {
+        "path": result.path,
+        "status": result.status,
+        "video_id": result.video_id,
+        "error": result.error,
+        "warnings": list(result.warnings),
+    }

@@ -14,6 +14,7 @@ it. Over stdio (a local agent that started the server itself) no token is asked.
 Indexing is a background job: `index` starts it and returns at once; `job` reports its progress
 and can wait (at most `MAX_WAIT` seconds per call) for it to finish.
 """
+
 from __future__ import annotations
 
 import functools
@@ -29,10 +30,10 @@ from pydantic import Field, ValidationError
 
 from .. import schemas
 from ..errors import VideoRAGError
-from ..requests import AskRequest, SearchRequest
-from ..types import span
 from ..names import printable
 from ..registry import require
+from ..requests import AskRequest, SearchRequest
+from ..types import span
 from .service import Forbidden, NotFound, ServeConfig, Service, Unauthorized, bearer
 
 require("mcp.server.mcpserver", "serve")  # the mcp SDK 2.x (1.x named the server FastMCP)
@@ -47,16 +48,23 @@ INSTRUCTIONS = (
     "with moments=true, the moments) that match a query; `ask` answers a question from the best moments "
     "and cites them. Quote citations as given: `path [m:ss–m:ss]` (start–end within the video). "
     "`list_videos` shows what is indexed; `index` adds server folders or files (within the server's "
-    "roots) as a background job that `job` reports on.")
-BOUNDS = {"greater_than_equal": ("≥", "ge"), "greater_than": (">", "gt"), "less_than_equal": ("≤", "le"),
-          "less_than": ("<", "lt")}  # pydantic's error types for numeric bounds: (sign, its ctx key)
+    "roots) as a background job that `job` reports on."
+)
+BOUNDS = {
+    "greater_than_equal": ("≥", "ge"),
+    "greater_than": (">", "gt"),
+    "less_than_equal": ("≤", "le"),
+    "less_than": ("<", "lt"),
+}  # pydantic's error types for numeric bounds: (sign, its ctx key)
 
 
 # -- the tools' arguments (what they return: `videorag.schemas`, as the HTTP API); search's and
 # ask's are their requests' fields (`videorag.requests`, given to the tools by `schemas.takes`)
 JobId = Annotated[str, Field(min_length=1, max_length=64, description="the id `index` returned")]
-Wait = Annotated[float, Field(ge=0, le=MAX_WAIT, description=f"wait up to this many seconds (at most "
-                                                             f"{MAX_WAIT:g}) for the job to finish")]
+Wait = Annotated[
+    float,
+    Field(ge=0, le=MAX_WAIT, description=f"wait up to this many seconds (at most {MAX_WAIT:g}) for the job to finish"),
+]
 
 
 class _Server(MCPServer):
@@ -73,6 +81,34 @@ class _Server(MCPServer):
             raise ToolError(f"invalid arguments for {name}: {_invalid(cause)}") from cause
 
 
+TOOLS = {  # what each tool does, as an agent reads it
+    "search": (
+        "Search the indexed videos. Returns the best videos (each at its best moment) or, with "
+        "moments=true, the best moments; each result has the video's path, start and end in seconds, "
+        "a score and the moment's text. Cite a result as `path [m:ss–m:ss]`."
+    ),
+    "ask": (
+        "Answer a question from the best-matching moments of the indexed videos. Returns the answer, "
+        "its citations (video path, start and end in seconds; quote them as `path [m:ss–m:ss]`) and its "
+        "claims, each marked supported or not by its cited moments when a verifier checked them; "
+        "abstained=true when the videos do not cover the question."
+    ),
+    "index": (
+        "Add videos to the index: folders (searched recursively) or files on the server, each inside "
+        "one of the server's roots (its --root folders; files cannot be uploaded over MCP). Starts a "
+        "background job and returns it at once (state queued); call `job` with its id to follow it. "
+        "Files already indexed and unchanged are skipped. Over HTTP it needs the server's token."
+    ),
+    "job": (
+        "An index job's state (queued, running, done, failed) and progress: files done of total, the "
+        "current file, per-file results and, when finished, a summary. With wait_seconds, waits that "
+        "long at most for the job to finish before answering."
+    ),
+    "list_videos": "The indexed videos, by path: id, path, duration in seconds and text source (asr or subtitles).",
+}
+WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+
 def create_mcp(service: Service, http: bool = False) -> MCPServer:
     """The MCP server over `service`. With `http` (the mount at /mcp) `index` needs the
     server's token, as the HTTP API's writes do; over stdio it needs none."""
@@ -80,55 +116,48 @@ def create_mcp(service: Service, http: bool = False) -> MCPServer:
 
     with _root_logging_untouched():  # the SDK's constructor configures the root logger
         server = _Server("videorag", version=__version__, instructions=INSTRUCTIONS)
+    _answer_tools(server, service)
+    _collection_tools(server, service, http)
+    return server
 
-    @server.tool(annotations=READ, description=(
-        "Search the indexed videos. Returns the best videos (each at its best moment) or, with "
-        "moments=true, the best moments; each result has the video's path, start and end in seconds, "
-        "a score and the moment's text. Cite a result as `path [m:ss–m:ss]`."))
+
+def _answer_tools(server: MCPServer, service: Service) -> None:
+    """`search` and `ask`, their arguments made from the request types."""
+
+    @server.tool(annotations=READ, description=TOOLS["search"])
     @_domain_errors
     @schemas.takes(SearchRequest, returns=Annotated[CallToolResult, schemas.SearchResult])
     def search(**fields):
         result = service.search(SearchRequest(**fields))
         return _result(result, _search_text(result))
 
-    @server.tool(annotations=READ, description=(
-        "Answer a question from the best-matching moments of the indexed videos. Returns the answer, "
-        "its citations (video path, start and end in seconds; quote them as `path [m:ss–m:ss]`) and its "
-        "claims, each marked supported or not by its cited moments when a verifier checked them; "
-        "abstained=true when the videos do not cover the question."))
+    @server.tool(annotations=READ, description=TOOLS["ask"])
     @_domain_errors
     @schemas.takes(AskRequest, returns=Annotated[CallToolResult, schemas.Answer])
     def ask(**fields):
         result = service.ask(AskRequest(**fields))
         return _result(result, _ask_text(result))
 
-    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
-                                             idempotent_hint=True, open_world_hint=False), description=(
-        "Add videos to the index: folders (searched recursively) or files on the server, each inside "
-        "one of the server's roots (its --root folders; files cannot be uploaded over MCP). Starts a "
-        "background job and returns it at once (state queued); call `job` with its id to follow it. "
-        "Files already indexed and unchanged are skipped. Over HTTP it needs the server's token."))
+
+def _collection_tools(server: MCPServer, service: Service, http: bool) -> None:
+    """`index`, `job` and `list_videos`."""
+
+    @server.tool(annotations=WRITE, description=TOOLS["index"])
     @_domain_errors
     def index(paths: schemas.ServerPaths, ctx: Context) -> Annotated[CallToolResult, schemas.Job]:
         if http:
             service.config.check_token(bearer(ctx.headers), write=True)
         return _result(_index_paths(service, paths))
 
-    @server.tool(annotations=READ, description=(
-        "An index job's state (queued, running, done, failed) and progress: files done of total, the "
-        "current file, per-file results and, when finished, a summary. With wait_seconds, waits that "
-        "long at most for the job to finish before answering."))
+    @server.tool(annotations=READ, description=TOOLS["job"])
     @_domain_errors
     def job(job_id: JobId, wait_seconds: Wait = 0.0) -> Annotated[CallToolResult, schemas.Job]:
         return _result(_wait_for_job(service, job_id, wait_seconds))
 
-    @server.tool(annotations=READ, description=(
-        "The indexed videos, by path: id, path, duration in seconds and text source (asr or subtitles)."))
+    @server.tool(annotations=READ, description=TOOLS["list_videos"])
     @_domain_errors
     def list_videos() -> Annotated[CallToolResult, schemas.VideoList]:
         return _result({"videos": service.videos()})
-
-    return server
 
 
 def run_stdio(service: Service) -> None:
@@ -187,8 +216,9 @@ class _Endpoint:
             await _refusal(401 if isinstance(exc, Unauthorized) else 403, str(exc))(scope, receive, send)
             return
         if self.manager is None:
-            await _refusal(503, "MCP is not running: the app's lifespan was not started (run it under "
-                                "uvicorn)")(scope, receive, send)
+            await _refusal(503, "MCP is not running: the app's lifespan was not started (run it under uvicorn)")(
+                scope, receive, send
+            )
             return
         await self.manager.handle_request(scope, receive, send)
 
@@ -205,8 +235,11 @@ def _refusal(status: int, message: str):
 def _index_paths(service: Service, paths: list[str]) -> dict:
     """Start an index job; a server without roots says what an MCP client can do (not upload)."""
     if not service.config.roots:
-        raise Forbidden("this server indexes no server paths", "files cannot be uploaded over MCP: restart "
-                        "`videorag mcp` or `videorag serve` with --root FOLDER, then pass paths under it")
+        raise Forbidden(
+            "this server indexes no server paths",
+            "files cannot be uploaded over MCP: restart "
+            "`videorag mcp` or `videorag serve` with --root FOLDER, then pass paths under it",
+        )
     return service.index_paths(paths)
 
 
@@ -230,6 +263,7 @@ def _problem(error: Mapping[str, Any]) -> str:
 
 def _domain_errors(tool: Callable) -> Callable:
     """A domain error becomes a tool error with its one-line message (no traceback)."""
+
     @functools.wraps(tool)
     def call(*args, **kwargs):
         try:

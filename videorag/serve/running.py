@@ -6,6 +6,7 @@ else the cache folder) while it runs (`announce`, `withdraw`); `find` gives the 
 an index whose process is alive (a file a killed server left behind is removed); `Served` sends
 it a search or a question. Imports nothing heavy: the command line checks before loading anything.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,7 +22,7 @@ from ..errors import VideoRAGError
 from ..where import absolute
 
 log = logging.getLogger(__name__)
-TIMEOUT = 900.0   # seconds a question may take on the server (a long answer on a small CPU)
+TIMEOUT = 900.0  # seconds a question may take on the server (a long answer on a small CPU)
 
 
 def folder() -> Path:
@@ -43,8 +44,13 @@ def announce(config) -> Path | None:
     be written (the server runs anyway, unseen by command lines)."""
     host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(config.host, config.host)
     host = f"[{host}]" if ":" in host else host
-    entry = {"pid": os.getpid(), "url": f"http://{host}:{config.port}", "index": index_key(config.index),
-             "public": config.public, "started": time.time()}
+    entry = {
+        "pid": os.getpid(),
+        "url": f"http://{host}:{config.port}",
+        "index": index_key(config.index),
+        "public": config.public,
+        "started": time.time(),
+    }
     path = folder() / f"serve-{os.getpid()}.json"
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -89,13 +95,17 @@ class Served:
             with urllib.request.urlopen(request, timeout=TIMEOUT) as reply:
                 return json.loads(reply.read())
         except urllib.error.HTTPError as exc:
-            raise VideoRAGError(f"the videorag serve at {self.where} answered {exc.code}: {_detail(exc)}",
-                                "--no-server answers in this process") from exc
+            raise VideoRAGError(
+                f"the videorag serve at {self.where} answered {exc.code}: {_detail(exc)}",
+                "--no-server answers in this process",
+            ) from exc
         except (urllib.error.URLError, ConnectionError) as exc:
             raise ConnectionError(str(getattr(exc, "reason", exc))) from exc
         except TimeoutError as exc:
-            raise VideoRAGError(f"the videorag serve at {self.where} did not answer within {TIMEOUT:.0f} s",
-                                "--no-server answers in this process") from exc
+            raise VideoRAGError(
+                f"the videorag serve at {self.where} did not answer within {TIMEOUT:.0f} s",
+                "--no-server answers in this process",
+            ) from exc
 
 
 def find(index) -> Served | None:
@@ -104,7 +114,7 @@ def find(index) -> Served | None:
     for path in folder().glob("serve-*.json"):
         served = _read(path)
         if served is None or not _alive(served.pid):
-            path.unlink(missing_ok=True)   # a server killed before it could withdraw
+            path.unlink(missing_ok=True)  # a server killed before it could withdraw
         elif served.index == key and (not served.public or os.environ.get("VIDEORAG_TOKEN")):
             found.append(served)
     return max(found, key=lambda s: s.started, default=None)
@@ -113,8 +123,13 @@ def find(index) -> Served | None:
 def _read(path: Path) -> Served | None:
     try:
         entry = json.loads(path.read_text())
-        return Served(int(entry["pid"]), str(entry["url"]), str(entry["index"]), bool(entry.get("public")),
-                      float(entry.get("started", 0.0)))
+        return Served(
+            int(entry["pid"]),
+            str(entry["url"]),
+            str(entry["index"]),
+            bool(entry.get("public")),
+            float(entry.get("started", 0.0)),
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -124,7 +139,7 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:   # another user's process has that pid now: ours ended
+    except PermissionError:  # another user's process has that pid now: ours ended
         return False
     return True
 

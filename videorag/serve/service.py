@@ -1,6 +1,7 @@
 """What the HTTP API and the MCP server do, over one warm `VideoRAG` (models loaded once, the
 index re-checked for other processes' writes on every call). Searches and questions come as
 request objects (`videorag.requests`) whose fields go on to the pipeline by name."""
+
 from __future__ import annotations
 
 import hmac
@@ -41,24 +42,26 @@ class Unauthorized(VideoRAGError):
 
 @dataclass
 class ServeConfig:
-    index: str | Path                    # a directory or s3://bucket/prefix
+    index: str | Path  # a directory or s3://bucket/prefix
     host: str = "127.0.0.1"
     port: int = 8000
-    token: str | None = None             # bearer token: writes need it; reads too off loopback
-    roots: tuple[Path, ...] = ()         # folders `POST /index` may read (none: paths refused)
+    token: str | None = None  # bearer token: writes need it; reads too off loopback
+    roots: tuple[Path, ...] = ()  # folders `POST /index` may read (none: paths refused)
     max_upload_bytes: int = 2 << 30
-    upload_dir: Path | None = None       # where uploads are stored (default INDEX/uploads)
+    upload_dir: Path | None = None  # where uploads are stored (default INDEX/uploads)
 
     def __post_init__(self) -> None:
-        where = locate(self.index)   # a directory or s3://…; another scheme is refused here
+        where = locate(self.index)  # a directory or s3://…; another scheme is refused here
         self.index = where.path if isinstance(where, LocalDir) else where.uri
         self.roots = tuple(Path(r).expanduser().resolve() for r in self.roots)
         self.upload_dir = Path(self.upload_dir or where.local / "uploads").expanduser()
         if not 0 < self.port < 65536:
             raise ConfigError(f"--port must be in 1..65535, got {self.port}")
         if self.public and not self.token:
-            raise ConfigError(f"--host {self.host} serves beyond this machine without a token",
-                              "pass --token SECRET (or set VIDEORAG_TOKEN), or bind to 127.0.0.1")
+            raise ConfigError(
+                f"--host {self.host} serves beyond this machine without a token",
+                "pass --token SECRET (or set VIDEORAG_TOKEN), or bind to 127.0.0.1",
+            )
 
     @property
     def public(self) -> bool:
@@ -77,12 +80,15 @@ class ServeConfig:
         if not (write or self.public):
             return
         if not self.token:
-            raise Forbidden("writes are disabled on this server",
-                            "start `videorag serve` with --token TOKEN (or VIDEORAG_TOKEN) and send "
-                            "'Authorization: Bearer TOKEN'")
+            raise Forbidden(
+                "writes are disabled on this server",
+                "start `videorag serve` with --token TOKEN (or VIDEORAG_TOKEN) and send 'Authorization: Bearer TOKEN'",
+            )
         if not given:
-            raise Unauthorized("this needs the server's token",
-                               "send 'Authorization: Bearer TOKEN'; the token is set with --token / VIDEORAG_TOKEN")
+            raise Unauthorized(
+                "this needs the server's token",
+                "send 'Authorization: Bearer TOKEN'; the token is set with --token / VIDEORAG_TOKEN",
+            )
         if not hmac.compare_digest(given.encode(), self.token.encode()):
             raise Forbidden("wrong token", "send the one set with --token / VIDEORAG_TOKEN")
 
@@ -101,16 +107,17 @@ class Service:
 
         self.rag = rag
         self.config = config
-        self.jobs = Jobs(lambda paths, progress, stages: rag.add(paths, progress, roots=self._job_roots(),
-                                                                 stages=stages))
+        self.jobs = Jobs(
+            lambda paths, progress, stages: rag.add(paths, progress, roots=self._job_roots(), stages=stages)
+        )
         self._generating = threading.Lock()
-        if rag.judging("ask"):   # loaded now, so the first question does not wait for it
+        if rag.judging("ask"):  # loaded now, so the first question does not wait for it
             threading.Thread(target=self._warm_judge, daemon=True, name="videorag-judge-warm-up").start()
 
     def _warm_judge(self) -> None:
         try:
             self.rag.judge.warm_up()
-        except VideoRAGError as exc:   # the first judged request reports it
+        except VideoRAGError as exc:  # the first judged request reports it
             log.warning("the judge did not load: %s", exc)
 
     # -- reads --------------------------------------------------------------------------
@@ -125,9 +132,15 @@ class Service:
         from ..models import judge_available as available
 
         judge = self.rag.config.search.judge
-        return {"default": self.rag.config.search.method, "methods": METHODS.names(),
-                "judge": {"available": available(judge.reranker), "search": self.rag.judging("search"),
-                          "ask": self.rag.judging("ask")}}
+        return {
+            "default": self.rag.config.search.method,
+            "methods": METHODS.names(),
+            "judge": {
+                "available": available(judge.reranker),
+                "search": self.rag.judging("search"),
+                "ask": self.rag.judging("ask"),
+            },
+        }
 
     def ask(self, request: AskRequest) -> dict:
         with self._generating:
@@ -148,7 +161,7 @@ class Service:
                     yield "token", piece
                 else:
                     answer = piece
-        assert answer is not None   # ask_stream always ends with the Answer
+        assert answer is not None  # ask_stream always ends with the Answer
         yield "citations", [c.to_dict() for c in answer.citations]
         yield "done", answer.to_dict()
 
@@ -169,8 +182,9 @@ class Service:
         """The indexed file of a video: only paths the index holds are ever opened."""
         path = Path(self.video(video_id)["path"])
         if not path.is_file():
-            raise NotFound(f"video {video_id!r} is indexed but its file {path} is gone",
-                           "re-index the folder it moved to")
+            raise NotFound(
+                f"video {video_id!r} is indexed but its file {path} is gone", "re-index the folder it moved to"
+            )
         return path
 
     def frame(self, video_id: str, t: float) -> bytes:
@@ -199,8 +213,10 @@ class Service:
         """Store an uploaded file (size-capped) in the upload folder and start a job on it."""
         limit = self.config.max_upload_bytes
         if length is not None and length > limit:
-            raise TooLarge(f"upload of {length} bytes is over the limit of {limit}",
-                           "index large files from a configured root instead")
+            raise TooLarge(
+                f"upload of {length} bytes is over the limit of {limit}",
+                "index large files from a configured root instead",
+            )
         self.uploads.mkdir(parents=True, exist_ok=True)
         target, written = _new_file(self.uploads, _upload_name(name)), 0
         with target.open("wb") as out:
@@ -209,8 +225,9 @@ class Service:
                 if written > limit:
                     out.close()
                     target.unlink()
-                    raise TooLarge(f"upload is over the limit of {limit} bytes",
-                                   "index large files from a configured root instead")
+                    raise TooLarge(
+                        f"upload is over the limit of {limit} bytes", "index large files from a configured root instead"
+                    )
                 out.write(block)
         return self.jobs.start([str(target)]).to_dict()
 
@@ -231,8 +248,7 @@ class Service:
         except (OSError, RuntimeError, ValueError) as exc:  # ~nosuchuser, a NUL byte, a symlink loop
             raise ConfigError(f"{raw!r} is not a usable path ({exc})", "send an absolute path under a root") from exc
         if not inside(path, self.config.roots):
-            raise Forbidden(f"{raw} is outside the server's roots",
-                            "roots: " + ", ".join(map(str, self.config.roots)))
+            raise Forbidden(f"{raw} is outside the server's roots", "roots: " + ", ".join(map(str, self.config.roots)))
         if not path.exists():
             raise NotFound(f"{raw} does not exist on the server", "check the path")
         return path

@@ -14,6 +14,7 @@ do not cover it, cites nothing, and `abstained` is true. When no claim is suppor
 too unless the answerability stage already decided that the moments answer (`decided`): that
 calibrated decision is not overruled by an uncalibrated one; its claims stay marked.
 """
+
 from __future__ import annotations
 
 import logging
@@ -30,18 +31,19 @@ __all__ = ["ABSTAINED", "NOT_COVERED", "verify", "split_claims"]
 
 log = logging.getLogger(__name__)
 ABSTAINED = "The videos do not cover this."
-_Ask = tuple[str, list[bytes]]   # a user message for the judge and its JPEGs
-SUPPORT = ("Is the claim supported by the passage? The passage comes from speech recognition and can contain "
-           "misheard words; the screen text is what the video shows. Reply yes or no.")
+_Ask = tuple[str, list[bytes]]  # a user message for the judge and its JPEGs
+SUPPORT = (
+    "Is the claim supported by the passage? The passage comes from speech recognition and can contain "
+    "misheard words; the screen text is what the video shows. Reply yes or no."
+)
 
 
-def verify(answer: Answer, evidence: list, judge, config: VerifyConfig, embedder=None,
-           decided: bool = False) -> Answer:
+def verify(answer: Answer, evidence: list, judge, config: VerifyConfig, embedder=None, decided: bool = False) -> Answer:
     """The answer with its claims pointing at their sentences (support filled in when `judge` is
     given), unsupported ones marked or dropped, or abstained (`decided`: the answerability stage
     found the moments answer the question)."""
     claims = answer.claims or split_claims(answer.answer, len(answer.citations))
-    if says_not_covered(answer.answer) or not claims or not answer.citations:   # nothing retrieved to stand on
+    if says_not_covered(answer.answer) or not claims or not answer.citations:  # nothing retrieved to stand on
         return abstain(answer)
     cited = point(claims, answer.citations, evidence, embedder)
     answer.citations = [p.citation for p in cited]
@@ -80,18 +82,21 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
     — the judge's own question, remembered from judged search — and, unless the claim quotes the
     sentence, P(it says what the claim says)."""
     passages = [p.text + (f" [on screen: {screen}]" if screen else "") for p, screen in zip(cited, screens)]
-    answers: dict[int, _Ask] = {j: (prompt(question, EVIDENCE["text"].format(text=passages[j])), [])
-                                for j in range(len(cited)) if cited[j].text}
+    answers: dict[int, _Ask] = {
+        j: (prompt(question, EVIDENCE["text"].format(text=passages[j])), []) for j in range(len(cited)) if cited[j].text
+    }
     says: dict[tuple[int, int], _Ask] = {
         (i, j): (f"{SUPPORT}\n\nPassage: {passages[j]}\nClaim: {claims[i].text}", [])
-        for i, claim in enumerate(claims) for j in claim.citations if j in answers
-        and not _quotes(cited[j].text, claim.text)}
+        for i, claim in enumerate(claims)
+        for j in claim.citations
+        if j in answers and not _quotes(cited[j].text, claim.text)
+    }
     asks = list(answers.values()) + list(says.values())
     if asks:
         log.info("checking %d claims against what they cite…", len(claims), extra={"stage": True})
     p = judge.probabilities(asks) if asks else np.zeros(0)
-    answer_p = dict(zip(answers, p[:len(answers)]))
-    says_p = dict(zip(says, p[len(answers):]))
+    answer_p = dict(zip(answers, p[: len(answers)]))
+    says_p = dict(zip(says, p[len(answers) :]))
     for i, claim in enumerate(claims):
         values = [min(_value(answer_p[j]), _value(says_p.get((i, j), 1.0))) for j in claim.citations if j in answer_p]
         claim.support = max(values, default=0.0)
@@ -103,8 +108,10 @@ def _value(p: float) -> float:
 
 def _quotes(sentence: str, claim: str) -> bool:
     """Whether the claim is the sentence's own words (the extractive generator's claims)."""
+
     def words(text: str) -> str:
         return " ".join("".join(ch for ch in text.lower() if ch.isalnum() or ch.isspace()).split())
+
     return bool(words(claim)) and words(claim) in words(sentence)
 
 
@@ -112,7 +119,16 @@ def _screens(cited: list[Pointed], evidence: list) -> list[str]:
     """What the screen shows during each cited sentence: its excerpt's screen text, when any."""
     out = []
     for p in cited:
-        ev = next((e for e in evidence if e.hit.video_id == p.citation.video_id and e.screen and e.segments
-                   and e.segments[0].start <= p.citation.start <= e.segments[-1].end), None)
+        ev = next(
+            (
+                e
+                for e in evidence
+                if e.hit.video_id == p.citation.video_id
+                and e.screen
+                and e.segments
+                and e.segments[0].start <= p.citation.start <= e.segments[-1].end
+            ),
+            None,
+        )
         out.append(ev.screen if ev is not None else "")
     return out

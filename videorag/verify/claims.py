@@ -5,6 +5,7 @@ moments; a sentence citing nothing rests on the citations of the sentence before
 first, on every moment given). A reply saying the moments do not cover the question (`NOT_COVERED`)
 has no claims.
 """
+
 from __future__ import annotations
 
 import re
@@ -21,8 +22,9 @@ def split_claims(text: str, moments: int) -> list[Claim]:
     dropped: a model may invent a number)."""
     claims, previous = [], list(range(moments))
     for sentence in sentences(text):
-        cited = sorted({int(n) - 1 for group in _MARKS.findall(sentence) for n in group.split(",")
-                        if 0 < int(n) <= moments})
+        cited = sorted(
+            {int(n) - 1 for group in _MARKS.findall(sentence) for n in group.split(",") if 0 < int(n) <= moments}
+        )
         plain = _MARKS.sub("", sentence).strip()
         if not plain or plain.strip(".!? ") == "":
             continue
@@ -33,7 +35,7 @@ def split_claims(text: str, moments: int) -> list[Claim]:
 
 def says_not_covered(text: str) -> bool:
     """The generator's reply that the moments do not answer the question."""
-    return NOT_COVERED.lower() in text.lower()[:len(NOT_COVERED) + 40]
+    return NOT_COVERED.lower() in text.lower()[: len(NOT_COVERED) + 40]
 
 
 def without_markers(text: str) -> str:

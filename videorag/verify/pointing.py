@@ -9,6 +9,7 @@ a pair paying `PAIR_COST` — and the best becomes the citation. Of several mome
 those whose best sentence scores under `KEEP` × the best one's are dropped: they do not say it.
 The answer's citations are then the sentences cited, each once, numbered in order of first use.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,10 +20,10 @@ from ..retrieve.steps import steps
 from ..retrieve.text import tokenize
 from ..types import Citation, Claim
 
-LEXICAL = 0.5       # share of the lexical overlap beside the embedder's cosine
-PAIR_COST = 0.05    # what citing two sentences instead of one costs in score
+LEXICAL = 0.5  # share of the lexical overlap beside the embedder's cosine
+PAIR_COST = 0.05  # what citing two sentences instead of one costs in score
 MAX_SECONDS = 15.0  # a pair of sentences longer than this is not a candidate
-KEEP = 0.8          # a cited moment whose best sentence scores under this share of the claim's best is dropped
+KEEP = 0.8  # a cited moment whose best sentence scores under this share of the claim's best is dropped
 
 
 @dataclass(frozen=True)
@@ -53,14 +54,22 @@ def _sentences(citation: Citation, evidence: list) -> list[tuple[Pointed, bool]]
     sentences inside the cited span and the adjacent pairs of them (the citation itself with its
     excerpt's text when it holds no sentence)."""
     for ev in evidence:
-        if ev.hit.video_id == citation.video_id and ev.segments and \
-                ev.segments[0].start < citation.end and ev.segments[-1].end > citation.start:
+        if (
+            ev.hit.video_id == citation.video_id
+            and ev.segments
+            and ev.segments[0].start < citation.end
+            and ev.segments[-1].end > citation.start
+        ):
             segs = [s for s in ev.segments if s.start < citation.end and s.end > citation.start]
             found = steps([s.start for s in segs], [s.end for s in segs], [s.text for s in segs])
-            single = [(Pointed(Citation(citation.video_id, citation.path, s.start, s.end), s.text), False)
-                      for s in found]
-            pairs = [(Pointed(Citation(citation.video_id, citation.path, a.start, b.end), f"{a.text} {b.text}"), True)
-                     for a, b in zip(found, found[1:]) if b.end - a.start <= MAX_SECONDS]
+            single = [
+                (Pointed(Citation(citation.video_id, citation.path, s.start, s.end), s.text), False) for s in found
+            ]
+            pairs = [
+                (Pointed(Citation(citation.video_id, citation.path, a.start, b.end), f"{a.text} {b.text}"), True)
+                for a, b in zip(found, found[1:])
+                if b.end - a.start <= MAX_SECONDS
+            ]
             return single + pairs if single else [(Pointed(citation, ev.transcript), False)]
     return [(Pointed(citation, ""), False)]
 

@@ -9,6 +9,7 @@ Backends by name: `clip`, `siglip`, `xclip` (transformers; no torchvision needed
 id of real weights, or a preset `random-tiny` / `random-base` — the real architecture built
 without weights, for tests and for measuring speed where no weights can be had.
 """
+
 from __future__ import annotations
 
 from typing import Protocol
@@ -17,25 +18,27 @@ import numpy as np
 
 from ..registry import Registry
 
-BACKENDS = Registry("visual embedder", {
-    "clip": "videorag.visual.transformers_clip:CLIPEmbedder",
-    "siglip": "videorag.visual.transformers_clip:SiglipEmbedder",
-    "xclip": "videorag.visual.xclip:XCLIPEmbedder",
-    "open-clip": "videorag.visual.open_clip:OpenCLIPEmbedder",
-})
+BACKENDS = Registry(
+    "visual embedder",
+    {
+        "clip": "videorag.visual.transformers_clip:CLIPEmbedder",
+        "siglip": "videorag.visual.transformers_clip:SiglipEmbedder",
+        "xclip": "videorag.visual.xclip:XCLIPEmbedder",
+        "open-clip": "videorag.visual.open_clip:OpenCLIPEmbedder",
+    },
+)
 
 
 class VisualEmbedder(Protocol):
     model_name: str
     dim: int
 
-    def embed_images(self, images: list) -> np.ndarray:
-        ...
+    def embed_images(self, images: list) -> np.ndarray: ...
 
-    def embed_texts(self, texts: list[str]) -> np.ndarray:
-        ...
+    def embed_texts(self, texts: list[str]) -> np.ndarray: ...
 
 
-def create_visual(backend: str, model: str | None = None, device: str | None = None,
-                  batch_size: int = 32) -> VisualEmbedder:
+def create_visual(
+    backend: str, model: str | None = None, device: str | None = None, batch_size: int = 32
+) -> VisualEmbedder:
     return BACKENDS.create(backend, model=model, device=device, batch_size=batch_size)

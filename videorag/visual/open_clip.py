@@ -3,6 +3,7 @@ torchvision, which on these machines imports only with torch 2.14.1 + torchvisio
 Model spec: an architecture name (weights from `pretrained=` tag after a colon, e.g.
 `ViT-B-32:laion2b_s34b_b79k`, or a local checkpoint path after the colon); `random-tiny` /
 `random-base` build the architecture without weights."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,7 +37,8 @@ class OpenCLIPEmbedder:
         arch = _RANDOM_ARCH.get(arch, arch)
         torch.manual_seed(0)
         self._model, _, self._preprocess = open_clip.create_model_and_transforms(
-            arch, pretrained=pretrained or None, device=self.device)
+            arch, pretrained=pretrained or None, device=self.device
+        )
         self._model.eval()
         self._tokenizer = open_clip.get_tokenizer(arch)
 
@@ -54,7 +56,7 @@ class OpenCLIPEmbedder:
         out = []
         with torch.inference_mode():
             for lo in range(0, len(images), self.batch_size):
-                batch = torch.stack([self._preprocess(to_image(i)) for i in images[lo:lo + self.batch_size]])
+                batch = torch.stack([self._preprocess(to_image(i)) for i in images[lo : lo + self.batch_size]])
                 out.append(self._model.encode_image(batch.to(self.device)).float().cpu().numpy())
         return normalize(np.concatenate(out)) if out else np.zeros((0, self.dim), np.float32)
 

@@ -1,5 +1,6 @@
 """Model presets as data. `random-*` presets build the real architecture without weights (tests,
 speed measurements); anything else is a local folder or a hub id of real weights."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,12 +35,25 @@ DEFAULT_HUB = {
 
 
 def vision_config(shape: Shape) -> dict:
-    return dict(hidden_size=shape.hidden, num_hidden_layers=shape.layers, num_attention_heads=shape.heads,
-                intermediate_size=shape.intermediate, image_size=shape.image, patch_size=shape.patch)
+    return dict(
+        hidden_size=shape.hidden,
+        num_hidden_layers=shape.layers,
+        num_attention_heads=shape.heads,
+        intermediate_size=shape.intermediate,
+        image_size=shape.image,
+        patch_size=shape.patch,
+    )
 
 
 def text_config(shape: Shape) -> dict:
-    return dict(hidden_size=shape.text_hidden, num_hidden_layers=shape.layers, num_attention_heads=shape.text_heads,
-                intermediate_size=shape.text_hidden * 4, vocab_size=shape.vocab,
-                max_position_embeddings=shape.text_length, bos_token_id=shape.vocab - 2,
-                eos_token_id=shape.vocab - 1, pad_token_id=0)
+    return dict(
+        hidden_size=shape.text_hidden,
+        num_hidden_layers=shape.layers,
+        num_attention_heads=shape.text_heads,
+        intermediate_size=shape.text_hidden * 4,
+        vocab_size=shape.vocab,
+        max_position_embeddings=shape.text_length,
+        bos_token_id=shape.vocab - 2,
+        eos_token_id=shape.vocab - 1,
+        pad_token_id=0,
+    )

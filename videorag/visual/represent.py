@@ -1,6 +1,7 @@
 """A video's visual representation for retrieval and its frames for generation, from the
 frame embeddings: k-means++ candidates, then the learned scorer when one is trained (else all
 candidates for retrieval, an even spread for generation)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -10,8 +11,9 @@ from .scorer import best_generation_subset, best_retrieval_subset
 from .selection import kmeans_frames, reduce_frames, uniform_frames
 
 
-def retrieval_frames(vectors: np.ndarray, k: int = 8, subset: int = 4, net=None,
-                     reduction: str = "kmeans") -> list[int]:
+def retrieval_frames(
+    vectors: np.ndarray, k: int = 8, subset: int = 4, net=None, reduction: str = "kmeans"
+) -> list[int]:
     """Indices (time order) of the frames that stand for the video in visual retrieval."""
     candidates = reduce_frames(vectors, k, reduction)
     if net is None or len(candidates) <= subset:
@@ -28,8 +30,9 @@ def video_vector(vectors: np.ndarray, chosen: list[int], visual=None, images: li
     return normalize(vectors[chosen].mean(axis=0, keepdims=True))[0]
 
 
-def generation_frames(vectors: np.ndarray, query: np.ndarray | None, budget: int = 32,
-                      candidates: int = 64, net=None) -> list[int]:
+def generation_frames(
+    vectors: np.ndarray, query: np.ndarray | None, budget: int = 32, candidates: int = 64, net=None
+) -> list[int]:
     """Indices (time order) of the frames sent to the generator: `budget` of the k-means++
     `candidates`, query-aware when a generation scorer is trained."""
     pool = kmeans_frames(vectors, candidates)
@@ -40,7 +43,7 @@ def generation_frames(vectors: np.ndarray, query: np.ndarray | None, budget: int
     return [pool[i] for i in uniform_frames(len(pool), budget)]
 
 
-KEYFRAMES, CLIP_FRAMES = 5, 64   # CARVE: keyframes per chunk; frames behind a chunk's clip vector
+KEYFRAMES, CLIP_FRAMES = 5, 64  # CARVE: keyframes per chunk; frames behind a chunk's clip vector
 
 
 def clip_label(visual) -> str:
@@ -50,8 +53,9 @@ def clip_label(visual) -> str:
     return f"mean of {visual.model_name} frame vectors"
 
 
-def chunk_views(times: list[float], vectors: np.ndarray, seconds: float, duration: float,
-                visual=None, images: list | None = None) -> list:
+def chunk_views(
+    times: list[float], vectors: np.ndarray, seconds: float, duration: float, visual=None, images: list | None = None
+) -> list:
     """CARVE's visual views per non-overlapping window of `seconds`: ≤ 5 keyframes (k-means++
     over the window's frames) and a clip vector of ≤ 64 of its frames spread evenly — the
     model's video tower when it has one, else the mean of their frame vectors."""
@@ -64,6 +68,13 @@ def chunk_views(times: list[float], vectors: np.ndarray, seconds: float, duratio
         key = [int(rows[i]) for i in kmeans_frames(vectors[rows], KEYFRAMES)]
         clip = [int(rows[i]) for i in uniform_frames(len(rows), CLIP_FRAMES)]
         vector = video_vector(vectors, clip, visual, images)
-        out.append(ChunkView(float(k * seconds), float(min((k + 1) * seconds, max(duration, times[rows[-1]]))),
-                             [float(times[i]) for i in key], vectors[key], vector))
+        out.append(
+            ChunkView(
+                float(k * seconds),
+                float(min((k + 1) * seconds, max(duration, times[rows[-1]]))),
+                [float(times[i]) for i in key],
+                vectors[key],
+                vector,
+            )
+        )
     return out

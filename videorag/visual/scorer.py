@@ -8,6 +8,7 @@ Labels come automatically: a subset's quality is measured (similarity to the que
 retrieval, ROUGE-L of the generated answer for generation), top-3 subsets True, bottom-3 False;
 training minimises binary cross-entropy.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -46,7 +47,7 @@ class GenerationNet:
     def build(dim: int, hidden: int = 256):
         torch = _torch()
         nn = torch.nn
-        module: Any = nn.Module   # torch comes through `require`: a base class known only at run time
+        module: Any = nn.Module  # torch comes through `require`: a base class known only at run time
 
         class Net(module):
             def __init__(self):
@@ -62,15 +63,15 @@ class GenerationNet:
 
 @dataclass
 class LabelledSubset:
-    frames: np.ndarray          # (S, D) features of the subset, time order
-    label: float                # 1 = good subset, 0 = bad
+    frames: np.ndarray  # (S, D) features of the subset, time order
+    label: float  # 1 = good subset, 0 = bad
     query: np.ndarray | None = None
 
 
 def top_bottom(scores: list[float], n: int = 3) -> tuple[list[int], list[int]]:
     order = np.argsort(scores, kind="stable")[::-1]
     n = min(n, len(order) // 2)
-    return order[:n].tolist(), order[len(order) - n:].tolist()
+    return order[:n].tolist(), order[len(order) - n :].tolist()
 
 
 def retrieval_labels(frame_feats: np.ndarray, query: np.ndarray, subset: int = 4) -> list[LabelledSubset]:
@@ -82,8 +83,9 @@ def retrieval_labels(frame_feats: np.ndarray, query: np.ndarray, subset: int = 4
     means = np.stack([frame_feats[list(c)].mean(0) for c in combos])
     sims = (means / np.linalg.norm(means, axis=1, keepdims=True)) @ query
     good, bad = top_bottom(sims.tolist())
-    return ([LabelledSubset(frame_feats[list(combos[i])], 1.0) for i in good]
-            + [LabelledSubset(frame_feats[list(combos[i])], 0.0) for i in bad])
+    return [LabelledSubset(frame_feats[list(combos[i])], 1.0) for i in good] + [
+        LabelledSubset(frame_feats[list(combos[i])], 0.0) for i in bad
+    ]
 
 
 @dataclass
@@ -91,15 +93,19 @@ class TrainResult:
     losses: list[float] = field(default_factory=list)
 
 
-def train(net, samples: list[LabelledSubset], epochs: int = 30, lr: float = 1e-3, batch: int = 64,
-          seed: int = 0) -> TrainResult:
+def train(
+    net, samples: list[LabelledSubset], epochs: int = 30, lr: float = 1e-3, batch: int = 64, seed: int = 0
+) -> TrainResult:
     """Binary cross-entropy on labelled subsets; returns the mean loss of each epoch."""
     torch = _torch()
     torch.manual_seed(seed)
     frames = torch.tensor(np.stack([s.frames for s in samples]), dtype=torch.float32)
     labels = torch.tensor([s.label for s in samples], dtype=torch.float32)
-    queries = (torch.tensor(np.stack([cast(np.ndarray, s.query) for s in samples]), dtype=torch.float32)
-               if samples and samples[0].query is not None else None)   # generation samples: each has its query
+    queries = (
+        torch.tensor(np.stack([cast(np.ndarray, s.query) for s in samples]), dtype=torch.float32)
+        if samples and samples[0].query is not None
+        else None
+    )  # generation samples: each has its query
     optim = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     loss_fn = torch.nn.BCEWithLogitsLoss()
     result = TrainResult()
@@ -107,7 +113,7 @@ def train(net, samples: list[LabelledSubset], epochs: int = 30, lr: float = 1e-3
     for _ in range(epochs):
         order, total = torch.randperm(len(samples)), 0.0
         for lo in range(0, len(samples), batch):
-            idx = order[lo:lo + batch]
+            idx = order[lo : lo + batch]
             logits = _forward(net, frames[idx], None if queries is None else queries[idx])
             loss = loss_fn(logits, labels[idx])
             optim.zero_grad()
@@ -125,13 +131,13 @@ def _forward(net, frames, queries):
     return net(frames, queries)
 
 
-def score_subsets(net, frame_feats: np.ndarray, subsets: list[tuple[int, ...]],
-                  query: np.ndarray | None = None) -> np.ndarray:
+def score_subsets(
+    net, frame_feats: np.ndarray, subsets: list[tuple[int, ...]], query: np.ndarray | None = None
+) -> np.ndarray:
     torch = _torch()
     with torch.inference_mode():
         frames = torch.tensor(np.stack([frame_feats[list(s)] for s in subsets]), dtype=torch.float32)
-        queries = None if query is None else torch.tensor(np.repeat(query[None], len(subsets), 0),
-                                                          dtype=torch.float32)
+        queries = None if query is None else torch.tensor(np.repeat(query[None], len(subsets), 0), dtype=torch.float32)
         return _forward(net, frames, queries).numpy()
 
 
@@ -148,8 +154,9 @@ def random_subsets(n: int, size: int, count: int, seed: int = 0) -> list[tuple[i
     return [tuple(sorted(rng.choice(n, size=size, replace=False).tolist())) for _ in range(count)]
 
 
-def best_generation_subset(net, frame_feats: np.ndarray, query: np.ndarray, size: int = 32,
-                           candidates: int = 40, seed: int = 0) -> list[int]:
+def best_generation_subset(
+    net, frame_feats: np.ndarray, query: np.ndarray, size: int = 32, candidates: int = 40, seed: int = 0
+) -> list[int]:
     """Among `candidates` random `size`-subsets, the one f(frames, query) rates highest."""
     if len(frame_feats) <= size:
         return list(range(len(frame_feats)))

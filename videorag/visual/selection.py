@@ -1,6 +1,7 @@
 """Frame-space reduction (VideoRAG Appendix C): k-means++ over a video's frame features keeping
 the frame nearest each centroid; uniform and random reduction as baselines. Indices come back
 in time order."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,7 +15,7 @@ def kmeans_frames(features: np.ndarray, k: int, seed: int = 0) -> list[int]:
     if n <= k:
         return list(range(n))
     _, first = np.unique(np.asarray(features, np.float32), axis=0, return_index=True)
-    if len(first) <= k:   # fewer distinct frames than centroids: one of each
+    if len(first) <= k:  # fewer distinct frames than centroids: one of each
         return sorted(int(i) for i in first)
     from sklearn.cluster import KMeans
 

@@ -1,5 +1,6 @@
 """CLIP and SigLIP through transformers (`CLIPModel`, `SiglipModel`): frames and text queries in
 one embedding space. Batched; fp16 on GPU."""
+
 from __future__ import annotations
 
 import logging
@@ -26,8 +27,8 @@ class _TransformersDualEncoder:
         self.device = device
         self.batch_size = batch_size
         self.model_name = f"{self.family}:{Path(self.spec).name if Path(self.spec).exists() else self.spec}"
-        self._model: Any = None       # a transformers model (loaded through `require`), made by warm_up
-        self._processor: Any = None   # its processor; None for a random architecture
+        self._model: Any = None  # a transformers model (loaded through `require`), made by warm_up
+        self._processor: Any = None  # its processor; None for a random architecture
         self._shape = RANDOM.get(self.spec)
 
     # -- loading ------------------------------------------------------------------------------
@@ -48,8 +49,10 @@ class _TransformersDualEncoder:
     def _pretrained(self):
         transformers = require("transformers", "visual")
         if not Path(self.spec).exists() and hub_offline():
-            raise ModelNotFoundError(f"visual model {self.spec!r} is not a local folder and the hub is offline",
-                                     "pass a folder with the model's weights (see README: real CLIP weights)")
+            raise ModelNotFoundError(
+                f"visual model {self.spec!r} is not a local folder and the hub is offline",
+                "pass a folder with the model's weights (see README: real CLIP weights)",
+            )
         model_cls, proc_cls = self._classes(transformers)
         return model_cls.from_pretrained(self.spec), proc_cls.from_pretrained(self.spec)
 
@@ -59,8 +62,9 @@ class _TransformersDualEncoder:
     def _random_model(self):
         transformers = require("transformers", "visual")
         s = self._shape
-        config = transformers.CLIPConfig(text_config=text_config(s), vision_config=vision_config(s),
-                                         projection_dim=s.projection)
+        config = transformers.CLIPConfig(
+            text_config=text_config(s), vision_config=vision_config(s), projection_dim=s.projection
+        )
         return transformers.CLIPModel(config)
 
     @property
@@ -86,8 +90,10 @@ class _TransformersDualEncoder:
             return {k: v.to(self.device) for k, v in enc.items() if k in ("input_ids", "attention_mask")}
         s = self._random_shape
         ids, mask = hashed_tokens(texts, s.vocab, s.text_length, s.vocab - 2, s.vocab - 1)
-        return {"input_ids": torch.from_numpy(ids).to(self.device),
-                "attention_mask": torch.from_numpy(mask).to(self.device)}
+        return {
+            "input_ids": torch.from_numpy(ids).to(self.device),
+            "attention_mask": torch.from_numpy(mask).to(self.device),
+        }
 
     _padding: bool | str = True
 
@@ -114,7 +120,7 @@ class _TransformersDualEncoder:
         out = []
         with torch.inference_mode():
             for lo in range(0, len(items), self.batch_size):
-                features = forward(items[lo:lo + self.batch_size])
+                features = forward(items[lo : lo + self.batch_size])
                 features = getattr(features, "pooler_output", features)
                 out.append(features.float().cpu().numpy())
         return normalize(np.concatenate(out))
@@ -135,8 +141,12 @@ class SiglipEmbedder(_TransformersDualEncoder):
         transformers = require("transformers", "visual")
         s = self._shape
         text = {k: v for k, v in text_config(s).items() if k != "bos_token_id"}
-        text.update(hidden_size=s.hidden, intermediate_size=s.intermediate, num_attention_heads=s.heads,
-                    projection_size=s.hidden)  # SigLIP has no projection: both towers share a width
+        text.update(
+            hidden_size=s.hidden,
+            intermediate_size=s.intermediate,
+            num_attention_heads=s.heads,
+            projection_size=s.hidden,
+        )  # SigLIP has no projection: both towers share a width
         config = transformers.SiglipConfig(text_config=text, vision_config=vision_config(s))
         return transformers.SiglipModel(config)
 

@@ -1,5 +1,6 @@
 """X-CLIP (transformers `XCLIPModel`): a video-text model. `embed_video` pools a clip of frames
 through its cross-frame transformer; `embed_images` embeds single frames with its image tower."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -20,12 +21,21 @@ class XCLIPEmbedder(_TransformersDualEncoder):
     def _random_model(self):
         transformers = require("transformers", "visual")
         s = self._shape
-        vision = dict(vision_config(s), num_frames=self.frames, mit_hidden_size=s.projection,
-                      mit_intermediate_size=s.projection * 4, mit_num_hidden_layers=1,
-                      mit_num_attention_heads=max(1, s.projection // 64))
-        config = transformers.XCLIPConfig(text_config=text_config(s), vision_config=vision,
-                                          projection_dim=s.projection, prompt_layers=1,
-                                          prompt_attention_heads=max(1, s.projection // 64))
+        vision = dict(
+            vision_config(s),
+            num_frames=self.frames,
+            mit_hidden_size=s.projection,
+            mit_intermediate_size=s.projection * 4,
+            mit_num_hidden_layers=1,
+            mit_num_attention_heads=max(1, s.projection // 64),
+        )
+        config = transformers.XCLIPConfig(
+            text_config=text_config(s),
+            vision_config=vision,
+            projection_dim=s.projection,
+            prompt_layers=1,
+            prompt_attention_heads=max(1, s.projection // 64),
+        )
         return transformers.XCLIPModel(config)
 
     def _pixels(self, images: list):

@@ -6,15 +6,19 @@ only writer of the index. Required of an engine:
 - `build(ingestor, todo) -> iterator of (path, build)` over `todo`'s (path, video_id), in any
   order, where `build()` returns `ingestor.outcome(...)`'s (record | None, FileResult).
 """
+
 from __future__ import annotations
 
 from ...config import IngestConfig
 from ...registry import Registry
 
-ENGINES = Registry("ingest engine", {
-    "local": "videorag.ingest.engines.local:LocalEngine",
-    "ray": "videorag.ingest.engines.ray_data:RayEngine",
-})
+ENGINES = Registry(
+    "ingest engine",
+    {
+        "local": "videorag.ingest.engines.local:LocalEngine",
+        "ray": "videorag.ingest.engines.ray_data:RayEngine",
+    },
+)
 
 
 def create_engine(config: IngestConfig):

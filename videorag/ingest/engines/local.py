@@ -1,5 +1,6 @@
 """`local`: one video after another in this process; the next video's frames are decoded in a
 worker thread while the current one is transcribed."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -26,7 +27,7 @@ class LocalEngine:
             for i, (path, video_id) in enumerate(todo):
                 frames, ahead = ahead, submit(todo[i + 1][0]) if i + 1 < len(todo) else None
                 yield path, lambda p=path, v=video_id, f=frames: ingestor.outcome(p, v, f.result)
-                del frames   # let the frames of a finished video be freed
+                del frames  # let the frames of a finished video be freed
 
 
 def _content_id(path: Path) -> str | OSError:

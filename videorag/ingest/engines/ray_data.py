@@ -8,14 +8,15 @@ reruns (a lost worker) yields its video once, and a record written twice would r
 (`VideoIndex.add` is keyed by content id). Workers must see the video files and the index
 folder (one machine, or a shared filesystem) under the same paths.
 """
+
 from __future__ import annotations
 
 import logging
 import os
 import pickle
-from functools import partial
 import warnings
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -42,9 +43,13 @@ class RayEngine:
         workers = self.config.ray_workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         items = [{"path": str(p), "video_id": v} for p, v in todo]
         built = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(
-            _Builder, batch_size=1, num_cpus=1, compute=ray.data.ActorPoolStrategy(size=min(workers, len(items))),
+            _Builder,
+            batch_size=1,
+            num_cpus=1,
+            compute=ray.data.ActorPoolStrategy(size=min(workers, len(items))),
             fn_constructor_args=(ingestor.worker,),
-            runtime_env={"env_vars": {"OMP_NUM_THREADS": _omp_threads()}})
+            runtime_env={"env_vars": {"OMP_NUM_THREADS": _omp_threads()}},
+        )
         for row in built.iter_rows():
             yield Path(row["path"]), lambda r=row: (pickle.loads(r["record"]), pickle.loads(r["result"]))
 
@@ -53,16 +58,22 @@ class RayEngine:
         if not ray.is_initialized():
             log.info("starting Ray (address %s)", self.config.ray_address or "local")
             try:
-                with warnings.catch_warnings():   # lancedb warns at any fork; Ray's fork only execs
+                with warnings.catch_warnings():  # lancedb warns at any fork; Ray's fork only execs
                     warnings.filterwarnings("ignore", "lancedb fork support", RuntimeWarning)
-                    ray.init(address=self.config.ray_address, include_dashboard=False, log_to_driver=False,
-                             configure_logging=False)
+                    ray.init(
+                        address=self.config.ray_address,
+                        include_dashboard=False,
+                        log_to_driver=False,
+                        configure_logging=False,
+                    )
             except (ConnectionError, RuntimeError, ValueError) as exc:
-                raise ConfigError(f"cannot start or reach Ray at {self.config.ray_address or 'this machine'}: {exc}",
-                                  "check --address (ray://HOST:10001, or auto for a cluster started with "
-                                  "`ray start --head`), or leave it out to run Ray here") from exc
-        ray.data.DataContext.get_current().enable_progress_bars = False   # the Ingestor's bar counts videos
-        for handler in logging.getLogger("ray.data").handlers:   # Ray Data's console: warnings, not its plans
+                raise ConfigError(
+                    f"cannot start or reach Ray at {self.config.ray_address or 'this machine'}: {exc}",
+                    "check --address (ray://HOST:10001, or auto for a cluster started with "
+                    "`ray start --head`), or leave it out to run Ray here",
+                ) from exc
+        ray.data.DataContext.get_current().enable_progress_bars = False  # the Ingestor's bar counts videos
+        for handler in logging.getLogger("ray.data").handlers:  # Ray Data's console: warnings, not its plans
             if not isinstance(handler, logging.FileHandler):
                 handler.setLevel(logging.ERROR)
         return ray
