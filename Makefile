@@ -6,7 +6,7 @@ VENV ?= .venv
 PYTHON := $(VENV)/bin/python
 PIP := $(PYTHON) -m pip
 
-.PHONY: venv install-base install install-test demo test bench
+.PHONY: venv install-base install install-test demo test check bench
 
 # the venv module and ensurepip are a separate Debian package (python3-venv / python3.X-venv)
 $(PYTHON):
@@ -35,7 +35,13 @@ demo: install
 	$(VENV)/bin/videorag demo
 	@echo "videorag is installed in $(VENV)/: enter it with  . $(VENV)/bin/activate  (then: videorag ask \"…\")"
 
-test: install-test
+# the code's own checks first (seconds): lint, format, types — then the tests
+check: install-test
+	$(PYTHON) -m ruff check videorag
+	$(PYTHON) -m ruff format --check videorag
+	$(PYTHON) -m mypy
+
+test: check
 	$(PYTHON) -m pytest -q
 
 # the quick set of the benchmarks (`python -m benchmarks` lists them all)

@@ -34,3 +34,13 @@ def test_the_environment_target_makes_a_virtual_environment(tmp_path):
     prefix = subprocess.run([str(venv / "bin" / "python"), "-c", "import sys; print(sys.prefix != sys.base_prefix)"],
                             capture_output=True, text=True, check=True).stdout.strip()
     assert prefix == "True"
+
+
+def test_make_test_checks_lint_format_and_types_before_the_tests(tmp_path):
+    """CI runs `make test`: the code's own checks come first, on videorag/, in the project's environment."""
+    venv = tmp_path / "venv"
+    commands = planned(venv, "test")
+    checks = [f"{venv}/bin/python -m ruff check videorag", f"{venv}/bin/python -m ruff format --check videorag",
+              f"{venv}/bin/python -m mypy", f"{venv}/bin/python -m pytest -q"]
+    assert all(c in commands for c in checks), commands
+    assert [commands.index(c) for c in checks] == sorted(commands.index(c) for c in checks)
