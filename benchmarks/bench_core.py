@@ -85,13 +85,15 @@ def search_index(run, videos: int = 1000, segments_per_video: int = 50) -> Path:
     """WORK/search-index: `videos` videos of generated text and clustered vectors (built once)."""
     from videorag.index import VideoIndex, VideoRecord
     from videorag.ingest.chunking import window_chunks
+    from videorag.embed import create_embedder, query_backend
     from videorag.types import Segment
 
     index_dir = run.work / "search-index"
     if (index_dir / "videorag.json").exists():
         return index_dir
     rng, nrng = random.Random(1), np.random.default_rng(1)
-    embedder = VideoRAG(index_dir, run.config()).query_embedder
+    config = run.config()
+    embedder = create_embedder(config.embed, query_backend(config.embed))   # the model queries are embedded with
     index = VideoIndex.open_or_create(index_dir, embedder.model_name, embedder.dim)
     centres = nrng.normal(size=(len(TOPICS) * 4, embedder.dim)).astype(np.float32)
     for v in range(videos):

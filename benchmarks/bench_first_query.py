@@ -51,7 +51,7 @@ def main(run) -> dict:
     shutil.copytree(rag.location.local, copy, ignore=shutil.ignore_patterns("search"))
     settings = [*run.settings, "search.carve.rerank=false"]
     start = time.perf_counter()
-    VideoRAG(copy, run.config("search.carve.rerank=false")).save_snapshot()
+    VideoRAG(copy, run.config("search.carve.rerank=false")).library.save_snapshot()
     saved = round(time.perf_counter() - start, 2)
     probe = subprocess.run([sys.executable, "-c", PROBE, str(copy), run.args.methods, json.dumps(settings)],
                            capture_output=True, text=True, check=True)

@@ -122,9 +122,10 @@ def test_with_frame_embeddings_search_and_ask_use_the_chosen_frames(framed):
 QUERY_PATH = """
 import json, sys
 from videorag import VideoRAG
-found = {}
+from videorag.resources import Resources
+found, models = {}, Resources()   # one set of models for both indexes, as one service would hold
 for index, methods in zip(sys.argv[1::2], sys.argv[2::2]):
-    rag = VideoRAG(index)
+    rag = VideoRAG(index, resources=models)
     for m in methods.split(","):
         found[f"{index} {m}"] = [h.video_id for h in rag.search("crack the eggs", method=m, judge=False)]
     found[f"{index} ask"] = [c.video_id for c in rag.ask("how long should the tea steep", judge=False).citations]
