@@ -9,6 +9,7 @@ Backends by name: `sentence-transformers` (default, all-MiniLM-L6-v2 bundled in
 `llamacpp` (a GGUF embedding model on llama.cpp, nomic-embed-text-v1.5 by default),
 `hashing` (model-free test double for fast unit tests).
 """
+
 from __future__ import annotations
 
 from typing import Protocol
@@ -18,12 +19,15 @@ import numpy as np
 from ..config import EmbedConfig
 from ..registry import Registry
 
-BACKENDS = Registry("text embedder", {
-    "sentence-transformers": "videorag.embed.sentence_transformers:SentenceTransformerEmbedder",
-    "onnx": "videorag.embed.onnx_minilm:OnnxMiniLMEmbedder",
-    "llamacpp": "videorag.embed.llamacpp:LlamaCppEmbedder",
-    "hashing": "videorag.embed.hashing:HashingEmbedder",
-})
+BACKENDS = Registry(
+    "text embedder",
+    {
+        "sentence-transformers": "videorag.embed.sentence_transformers:SentenceTransformerEmbedder",
+        "onnx": "videorag.embed.onnx_minilm:OnnxMiniLMEmbedder",
+        "llamacpp": "videorag.embed.llamacpp:LlamaCppEmbedder",
+        "hashing": "videorag.embed.hashing:HashingEmbedder",
+    },
+)
 
 
 class TextEmbedder(Protocol):
@@ -31,13 +35,13 @@ class TextEmbedder(Protocol):
     dim: int
     max_words: int  # longer texts are split into pieces of this many words and averaged
 
-    def embed(self, texts: list[str]) -> np.ndarray:
-        ...
+    def embed(self, texts: list[str]) -> np.ndarray: ...
 
 
 def create_embedder(config: EmbedConfig, backend: str | None = None) -> TextEmbedder:
-    return BACKENDS.create(backend or config.backend, model=config.model, batch_size=config.batch_size,
-                           device=config.device)
+    return BACKENDS.create(
+        backend or config.backend, model=config.model, batch_size=config.batch_size, device=config.device
+    )
 
 
 def embed_queries(embedder: TextEmbedder, texts: list[str]) -> np.ndarray:
@@ -85,4 +89,4 @@ def split_words(text: str, max_words: int) -> list[str]:
     words = text.split()
     if not words:
         return [""]
-    return [" ".join(words[i:i + max_words]) for i in range(0, len(words), max_words)]
+    return [" ".join(words[i : i + max_words]) for i in range(0, len(words), max_words)]

@@ -1,4 +1,5 @@
 """A model-free embedder (hashed bag of words): a fast test double, not for real retrieval."""
+
 from __future__ import annotations
 
 import re
@@ -12,8 +13,7 @@ _WORD = re.compile(r"\w+")
 class HashingEmbedder:
     max_words = 10_000
 
-    def __init__(self, model: str | None = None, batch_size: int = 64, device: str | None = None,
-                 dim: int = 256):
+    def __init__(self, model: str | None = None, batch_size: int = 64, device: str | None = None, dim: int = 256):
         self.dim = dim
         self.model_name = f"hashing-{dim}"
 

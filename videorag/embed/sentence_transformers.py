@@ -1,4 +1,5 @@
 """Text embeddings with sentence-transformers; default all-MiniLM-L6-v2 bundled in a package."""
+
 from __future__ import annotations
 
 import os
@@ -46,6 +47,11 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: list[str]) -> np.ndarray:
         self.warm_up()
         assert self._model is not None
-        vectors = self._model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
-                                     normalize_embeddings=True, show_progress_bar=False)
+        vectors = self._model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
         return vectors.astype(np.float32, copy=False)
