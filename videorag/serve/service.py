@@ -254,7 +254,9 @@ class Service:
         return path
 
     def close(self) -> None:
+        """Stop the index jobs, then release the models the service's `VideoRAG` loaded."""
         self.jobs.shutdown()
+        self.rag.close()
 
 
 def _upload_name(name: str | None) -> str:
