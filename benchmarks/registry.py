@@ -43,6 +43,8 @@ BENCHES = (
           "pays per method, and whether a query loads LanceDB"),
     Bench("moments", "bench_moments:main", "moment benchmark: does a hit cite the step that answers "
           "(window_hit@1, moment_recall@k per method)"),
+    Bench("realspeech", "bench_realspeech:main", "real-speech dev set (recorded English speech from packages' "
+          "test data, as videos): video R@k, window_hit@1, moment recall, WER; --answers: key facts, abstention"),
     Bench("judge", "bench_judge:main", "judged search on the moment benchmark: quality against cost, a row "
           "per setting"),
     Bench("judge_specific", "bench_judge_specific:main", "the judge reranking `best`'s top 10 videos on the "
