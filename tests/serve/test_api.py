@@ -72,6 +72,7 @@ def test_search_and_ask_take_the_judge_per_request(corpus, monkeypatch):
     rag = client.app.state.service.rag
     rag.config.search.judge.reranker = RerankConfig(backend="keyword-judge")
     rag.config.generate.verify.answerability = False   # this judge double's P(yes) is not the real judge's
+    rag.config.generate.backend = "extractive"   # the judge's flags are under test, not the 1.5B's answer
     assert client.get("/methods").json()["judge"] == {"available": False, "search": False, "ask": False}
     plain = client.get("/search", params={"q": "boil water in a kettle"}).json()["results"]
     assert KeywordJudge.read == []
