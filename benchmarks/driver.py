@@ -81,8 +81,10 @@ class Run:
 
 
 def ingest_items(items: list[str]) -> list[str]:
-    """The `--set` items that change what an index holds (`ingest.*`): they name an index of their own."""
-    return [item for item in items if item.startswith("ingest.")]
+    """The `--set` items that change what an index holds (`ingest.*`, and the text embedder that
+    builds it: `embed.backend`, `embed.model`): they name an index of their own (an index refuses
+    another embedder's vectors, so `--set embed.model=…` on a cached index would fail)."""
+    return [item for item in items if item.startswith(("ingest.", "embed.backend=", "embed.model="))]
 
 
 def write_results(stem: Path, data: dict) -> Path:
