@@ -83,13 +83,9 @@ class Hit:
     weak: bool = False
 
     def to_dict(self) -> dict:
-        """`schemas.Hit`."""
+        """`schemas.Hit`: its citation's fields, then its own."""
         return {
-            "video_id": self.video_id,
-            "path": self.path,
-            "start": seconds(self.start),
-            "end": seconds(self.end),
-            "span": span(self.start, self.end),
+            **self.citation.to_dict(),
             "score": float(self.score),
             "text": self.text,
             "weak": self.weak,
