@@ -25,7 +25,7 @@ from .index.frames import IndexFrames
 from .index.meta import check_visual, open_meta
 from .library import Library, locked
 from .methods.evidence import EvidenceRequest, FramePicker, excerpt, excerpt_evidence, gather, screen, segments_of
-from .resources import Resources
+from .resources import Resources, own
 from .retrieve.base import Query
 from .retrieve.live import LiveSearcher
 from .types import Answer, Evidence, Hit
@@ -54,7 +54,7 @@ class VideoRAG:
         resources: Resources | None = None,
     ):
         self.library = Library(index_dir, config, embedder=embedder, asr=asr)
-        self.resources = resources or Resources()  # its judge, generator model, rerankers, pools
+        self.resources = own(resources)  # its judge, generator model, rerankers, pools
         self.location = self.library.location
         self._embedder_given = embedder is not None
         self._query_model, self._generator, self._answerability = None, generator, None

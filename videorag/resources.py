@@ -20,7 +20,6 @@ class Resources:
     def __init__(self) -> None:
         self._made: dict[Hashable, Any] = {}
         self._lock = threading.RLock()
-        self.closed = False
 
     def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """The thing made for `key`, made by `make()` on the first request."""
@@ -38,7 +37,6 @@ class Resources:
         what is asked for next is made anew."""
         with self._lock:
             made, self._made = list(self._made.values()), {}
-            self.closed = True
         for thing in reversed(made):
             release = getattr(thing, "close", None) or getattr(thing, "shutdown", None)
             if callable(release):

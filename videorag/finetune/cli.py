@@ -13,34 +13,22 @@ from ..options import OptionTable, option
 from .train import LOSSES, TrainConfig
 
 FINETUNE = ("finetune",)
-TRAIN = OptionTable(
-    "train_options",
-    lambda: TrainConfig,
-    (
-        option(
-            "--loss",
-            "loss",
-            "gcl, or the scl baseline (same-video pairs as negatives) (default {default})",
-            FINETUNE,
-            choices=LOSSES,
-        ),
-        option("--epochs", "epochs", "passes over the training pairs (default {default})", FINETUNE, type=int),
-        option("--batch-size", "batch_size", "pairs per batch (default {default})", FINETUNE, type=int),
-        option(
-            "--pairs-per-group",
-            "pairs_per_group",
-            "pairs of one video in a batch (default {default})",
-            FINETUNE,
-            type=int,
-        ),
-        option("--max-steps", "max_steps", "stop after this many steps (default: every epoch)", FINETUNE, type=int),
-        option("--lr", "lr", "learning rate (default {default})", FINETUNE, type=float),
-        option(
-            "--temperature", "temperature", "contrastive loss temperature (default {default})", FINETUNE, type=float
-        ),
-        option("--seed", "seed", "shuffling and the held-out split (default {default})", FINETUNE, type=int),
-    ),
-)
+# a declarative table, as options.py's: one option a line
+# fmt: off
+TRAIN = OptionTable("train_options", lambda: TrainConfig, (
+    option("--loss", "loss", "gcl, or the scl baseline (same-video pairs as negatives) (default {default})",
+           FINETUNE, choices=LOSSES),
+    option("--epochs", "epochs", "passes over the training pairs (default {default})", FINETUNE, type=int),
+    option("--batch-size", "batch_size", "pairs per batch (default {default})", FINETUNE, type=int),
+    option("--pairs-per-group", "pairs_per_group", "pairs of one video in a batch (default {default})", FINETUNE,
+           type=int),
+    option("--max-steps", "max_steps", "stop after this many steps (default: every epoch)", FINETUNE, type=int),
+    option("--lr", "lr", "learning rate (default {default})", FINETUNE, type=float),
+    option("--temperature", "temperature", "contrastive loss temperature (default {default})", FINETUNE,
+           type=float),
+    option("--seed", "seed", "shuffling and the held-out split (default {default})", FINETUNE, type=int),
+))
+# fmt: on
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
