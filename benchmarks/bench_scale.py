@@ -83,11 +83,12 @@ def _records(videos: int, seed: int = 0):
         yield batch
 
 
-def _rag(index_dir: Path, ann_min_rows: int = 50_000):
+def _rag(index_dir: Path, ann_min_rows: int = 50_000, ann_compress_rows: int = 2_000_000):
     from videorag import Config, VideoRAG
     from videorag.config import SearchConfig
 
-    config = Config(show_progress=False, search=SearchConfig(ann_min_rows=ann_min_rows))
+    search = SearchConfig(ann_min_rows=ann_min_rows, ann_compress_rows=ann_compress_rows)
+    config = Config(show_progress=False, search=search)
     return VideoRAG(index_dir, config, embedder=QueryVectors(np.zeros((1, DIM))))
 
 
@@ -105,7 +106,7 @@ def bench_build(run) -> dict:
     index.compact()
     compacted = time.perf_counter() - t0
     t0 = time.perf_counter()
-    found = _rag(index_dir, ann_min_rows=run.args.ann_min_rows).save_snapshot()
+    found = _rag(index_dir, run.args.ann_min_rows, run.args.ann_compress_rows).save_snapshot()
     snap = time.perf_counter() - t0
     size = lambda p: sum(f.stat().st_size for f in p.rglob("*") if f.is_file())  # noqa: E731
     return {"segments": found["levels"]["segment"]["rows"], "chunks": found["levels"]["chunk"]["rows"],
@@ -239,6 +240,7 @@ def _child(kind: str, run, queries: int = 200) -> dict:
 def options(parser) -> None:
     parser.add_argument("--segments", type=int, default=1_000_000)
     parser.add_argument("--ann-min-rows", type=int, default=50_000, help="levels this large get IVF")
+    parser.add_argument("--ann-compress-rows", type=int, default=2_000_000, help="levels this large get IVF-PQ")
 
 
 PARTS = {"build": bench_build, "serve": lambda run: _child("serve", run), "recall": bench_recall,

@@ -32,6 +32,8 @@ BENCHES = (
     Bench("ingest_engines", "bench_ingest_engines:PARTS", "ingest × realtime and WER, local engine beside Ray"),
     Bench("scale", "bench_scale:main", "1M segments: build, open, warm latency, RSS, IVF recall, snapshot "
           "growth, cold CLI"),
+    Bench("ann", "bench_ann:main", "ANN indexes side by side on real MiniLM vectors replicated with noise: "
+          "today's IVF-Flat, faiss IVF-PQ / IVF-SQ8, usearch HNSW; build time and memory, p50 / p95, recall@10, RSS"),
     Bench("memory", "bench_memory:main", "peak RSS and × realtime of `videorag index` against video length"),
     Bench("serve", "bench_serve:main", "`videorag serve` under concurrent clients: cold start, /search "
           "p50 / p99, first streamed token"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.reliability.media import tiny_videos
 from videorag import Config, VideoRAG
+from videorag.config import SearchConfig
 from videorag.embed.hashing import HashingEmbedder
 from videorag.index import VideoRecord
 from videorag.retrieve import snapshot
@@ -53,3 +54,18 @@ def test_optimize_compacts_the_tables_and_rebuilds_a_fresh_snapshot_with_the_sam
     assert _results(rag) == before
     reader = VideoRAG(tmp_path / "index", Config(), embedder=embedder)   # another process's view
     assert _results(reader) == before and reader.library.info()["search"]["snapshot"] == "fresh"
+
+
+def test_optimize_gives_large_levels_compressed_vectors_that_search_alike(tmp_path):
+    embedder = HashingEmbedder()
+    rag = VideoRAG(tmp_path / "index", Config(), embedder=embedder)
+    rag.add(tiny_videos(tmp_path / "library", 3, seconds=6))
+    for n in range(3):
+        rag.library.index.add(_record(n, embedder))
+    before = _results(rag)
+    compressing = Config(search=SearchConfig(ann_min_rows=1, ann_compress_rows=1))
+    made = VideoRAG(tmp_path / "index", compressing, embedder=embedder).library.optimize()
+    assert {level["ann"]["kind"] for level in made["levels"].values()} == {"ivf-pq"}
+    reader = VideoRAG(tmp_path / "index", Config(), embedder=embedder)
+    assert reader.library.info()["search"]["levels"]["segment"]["ann"]["kind"] == "ivf-pq"
+    assert _results(reader) == before    # every row within the probes and the short list: exact scores

@@ -227,7 +227,11 @@ class SearchConfig:
     rrf_k: int = 60
     candidates: int = 300             # per-retriever candidate pool before fusion
     ann_min_rows: int = 50_000        # levels this large get an ANN (IVF) index in the search snapshot
-    ann_probes: int = 32              # IVF cells searched per query (more: higher recall, slower)
+    ann_probes: int | None = None     # IVF cells searched per query (more: higher recall, slower);
+                                      # None: the index kind's default (IVF-Flat 32, IVF-PQ 128)
+    ann_compress_rows: int = 2_000_000  # levels this large keep compressed vectors (IVF-PQ, faiss) in
+                                      # memory and re-score a short list from the float32 ones on disk
+    ann_shortlist: int = 200          # IVF-PQ: vectors re-scored exactly per query
     segment_weight: float = 0.5       # video score = mix of best segment, chunk and whole-video
     chunk_weight: float = 0.3
     video_weight: float = 0.2
@@ -245,7 +249,8 @@ class SearchConfig:
     weak_gap: float = 0.2             # ... or is this far below the best hit's (2: never)
 
     def __post_init__(self) -> None:
-        _positive(self, "", "top_k", "candidates", "ann_min_rows", "ann_probes", "frames", "first_stage")
+        _positive(self, "", "top_k", "candidates", "ann_min_rows", "ann_probes", "ann_compress_rows", "ann_shortlist",
+                  "frames", "first_stage")
         if self.fusion not in FUSIONS:
             raise ConfigError(f"`fusion` must be one of {', '.join(FUSIONS)}, got {self.fusion!r}")
         _shares(self, "", "alpha", "visual_alpha", "mmr_theta")

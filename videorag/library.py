@@ -333,7 +333,8 @@ class Library:
     def _save(self, corpus: Corpus, made: str) -> dict:
         from .retrieve import snapshot
 
-        return snapshot.save(corpus, self.location, made, self.config.search.ann_min_rows)
+        search = self.config.search
+        return snapshot.save(corpus, self.location, made, search.ann_min_rows, search.ann_compress_rows)
 
     def renew_snapshot(self) -> tuple[Corpus, str]:
         """Bring a stale snapshot up to date and return its corpus and token: extended with the

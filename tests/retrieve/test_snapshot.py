@@ -8,8 +8,7 @@ from conftest import copy
 from videorag.config import SearchConfig
 from videorag.embed.hashing import HashingEmbedder
 from videorag.methods import create_method
-from videorag.retrieve import Corpus, Level, Searcher, snapshot
-from videorag.retrieve import build
+from videorag.retrieve import Corpus, Level, Searcher, build, snapshot
 from videorag.retrieve.bm25 import BM25
 from videorag.retrieve.ivf import IVF
 
@@ -104,18 +103,45 @@ def test_ivf_finds_most_true_neighbours_with_few_probes():
     assert recall >= 0.8, recall
 
 
-def test_a_large_level_gets_an_ann_index_and_still_finds_the_answer(tmp_path):
+def test_a_row_file_reads_the_rows_a_mapped_array_holds(tmp_path):
+    from videorag.retrieve.ivfpq import RowFile
+
+    x = _clustered(300)
+    np.save(tmp_path / "v.npy", x)
+    rows = RowFile(tmp_path / "v.npy")
+    assert len(rows) == 300 and np.array_equal(rows[np.array([5, 0, 299])], x[[5, 0, 299]])
+    assert np.array_equal(rows[10:20], x[10:20]) and rows[np.array([], int)].shape == (0, 64)
+
+
+def test_ivfpq_short_list_rescored_exactly_finds_most_true_neighbours():
+    from videorag.retrieve.ivfpq import IVFPQ
+
+    x = _clustered(12_000, seed=1)
+    pq = IVFPQ.build(x, codes=16)            # ≈ 110 cells, 16 bytes a vector
+    queries = _clustered(50, seed=2)
+    recall = []
+    for q in queries:
+        rows, scores = pq.search(q, probes=16, shortlist=50)
+        assert np.allclose(scores, x[rows] @ q, atol=1e-5) and np.all(np.diff(rows) > 0)   # exact, row order
+        recall.append(len(set(rows[np.argsort(-scores)[:10]]) & set(np.argsort(-(x @ q))[:10])) / 10)
+    assert np.mean(recall) >= 0.8, np.mean(recall)
+
+
+@pytest.mark.parametrize("kind, compress_rows", [("ivf-flat", 10_000), ("ivf-pq", 600)])
+def test_a_large_level_gets_an_ann_index_and_still_finds_the_answer(tmp_path, kind, compress_rows):
     embedder = HashingEmbedder()
     corpus = _corpus(embedder, videos=60)
-    found = snapshot.save(corpus, tmp_path, "t", ann_min_rows=500)   # 720 segments: IVF
-    assert found["levels"]["segment"]["ann"]["kind"] == "ivf-flat" and found["levels"]["video"]["ann"] is None
+    found = snapshot.save(corpus, tmp_path, "t", ann_min_rows=500, compress_rows=compress_rows)  # 720 segments
+    assert found["levels"]["segment"]["ann"]["kind"] == kind and found["levels"]["video"]["ann"] is None
     loaded = snapshot.load(tmp_path, "t")
-    assert loaded.segments.ann is not None
+    assert loaded.segments.ann.kind == kind
     query = "tighten the guitar string part 45 step 3"
     exact = _hits(_corpus(embedder, videos=60), embedder, query)
     approx = _hits(loaded, embedder, query)
     assert approx[0][:3] == exact[0][:3] and approx[0][0] == "v45"
-    rows, scores = loaded.segments.ann.search(embedder.embed([query])[0], 2)
+    vector = embedder.embed([query])[0]
+    rows, scores = loaded.segments.ann.search(vector, 2, 50)
+    assert np.allclose(scores, np.asarray(loaded.segments.vectors)[rows] @ vector, atol=1e-5)  # exact scores
     dense = loaded.segments.expand(rows, scores)
     outside = np.setdiff1d(np.arange(len(dense)), rows)
     assert len(outside) and np.all(dense[outside] == dense[rows].min())   # the rest rank below
@@ -171,13 +197,15 @@ def test_fusing_an_ann_levels_candidates_equals_fusing_its_full_arrays(tmp_path)
             assert np.allclose(fast, full, atol=1e-5)
 
 
-@pytest.mark.parametrize("ann_min_rows", [10_000, 300])
-def test_a_snapshot_extended_by_new_videos_searches_like_one_built_from_all(tmp_path, ann_min_rows):
+@pytest.mark.parametrize("ann_min_rows, compress_rows", [(10_000, 10_000), (300, 10_000), (300, 300)])
+def test_a_snapshot_extended_by_new_videos_searches_like_one_built_from_all(tmp_path, ann_min_rows, compress_rows):
     embedder = HashingEmbedder()
-    snapshot.save(_corpus(embedder, videos=40), tmp_path / "all", "t", ann_min_rows)
-    snapshot.save(_corpus(embedder, videos=30), tmp_path / "old", "t", ann_min_rows)
+    snapshot.save(_corpus(embedder, videos=40), tmp_path / "all", "t", ann_min_rows, compress_rows)
+    snapshot.save(_corpus(embedder, videos=30), tmp_path / "old", "t", ann_min_rows, compress_rows)
     old = snapshot.load(tmp_path / "old", "t")
-    snapshot.save(old.extended(_corpus(embedder, videos=40, first=30)), tmp_path / "old", "t2", ann_min_rows)
+    grown_corpus = old.extended(_corpus(embedder, videos=40, first=30))
+    assert (grown_corpus.segments.ann is None) == (ann_min_rows > 1000)    # the index grew with the level
+    snapshot.save(grown_corpus, tmp_path / "old", "t2", ann_min_rows, compress_rows)
     grown, full = snapshot.load(tmp_path / "old", "t2"), snapshot.load(tmp_path / "all", "t")
     assert grown.video_ids == full.video_ids and grown.segments.texts[:] == full.segments.texts[:]
     assert np.allclose(np.asarray(grown.segments.vectors), np.asarray(full.segments.vectors))

@@ -12,6 +12,7 @@ from functools import cached_property
 
 import numpy as np
 
+from . import ann as ann_kinds
 from . import ivf
 from .bm25 import BM25
 from .text import bigrams
@@ -32,7 +33,7 @@ class Level:
     bm25: BM25
     block_starts: np.ndarray  # first item of each video's block
     block_owner: np.ndarray  # owner of each block
-    ann: ivf.IVF | None = None  # approximate nearest neighbours (large levels of a snapshot)
+    ann: ann_kinds.ANN | None = None  # approximate nearest neighbours (large levels of a snapshot)
 
     @classmethod
     def build(cls, owner, starts, ends, texts, vectors) -> "Level":
@@ -62,9 +63,9 @@ class Level:
         cells; it is dropped (the snapshot trains one again) once the level has grown 4× since
         its k-means."""
         n = len(self)
+        ann: ann_kinds.ANN | None
         if self.ann is not None and n + len(other) <= 4 * self.ann.cells**2:
-            ann = ivf.extended(self.ann, other.vectors)
-            vectors: ivf.Vectors = ivf.InRowOrder(ann)
+            ann, vectors = ann_kinds.extended(self.ann, self.vectors, other.vectors)
         else:
             ann = None
             vectors = np.concatenate([np.asarray(self.vectors, np.float32), np.asarray(other.vectors, np.float32)])

@@ -20,6 +20,8 @@ class IVF:
     vectors: np.ndarray  # (n, dim) float32, in cell order
 
     ARRAYS = ("centroids", "offsets", "rows", "vectors", "positions")
+    kind = "ivf-flat"
+    probes = 32  # cells searched per query by default
     positions: np.ndarray | None = None  # (n,) int32: the position of each level row (inverse of rows)
 
     def __post_init__(self):
@@ -31,8 +33,9 @@ class IVF:
     def cells(self) -> int:
         return len(self.centroids)
 
-    def search(self, query: np.ndarray, probes: int) -> tuple[np.ndarray, np.ndarray]:
-        """(level rows, exact similarities) of every vector in the `probes` cells nearest the query."""
+    def search(self, query: np.ndarray, probes: int, shortlist: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """(level rows, exact similarities) of every vector in the `probes` cells nearest the
+        query (all of them are scored exactly: no short list)."""
         near = np.argsort(-(self.centroids @ query))[: max(1, probes)]
         spans = [(int(self.offsets[c]), int(self.offsets[c + 1])) for c in np.sort(near)]
         rows = np.concatenate([self.rows[lo:hi] for lo, hi in spans])

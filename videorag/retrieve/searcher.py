@@ -97,7 +97,10 @@ class QueryContext:
         """(rows, exact similarities) of the items the level's ANN index finds for the query."""
         ann = level.ann
         assert ann is not None, "candidates come from a level's ANN index"
-        return self.memo(("ann", id(level), text), lambda: ann.search(self.vector(text), self.config.ann_probes))
+        return self.memo(
+            ("ann", id(level), text),
+            lambda: ann.search(self.vector(text), self.config.ann_probes or ann.probes, self.config.ann_shortlist),
+        )
 
     def dense_span(self, level: Level, lo: int, hi: int) -> np.ndarray:
         """Exact similarities of items lo..hi-1 (one video's) to the query."""

@@ -6,10 +6,10 @@ Layout (under the index directory, or for an index on S3 under its local cache f
 change token it was made at, video ids and paths, per level its size and ANN index) and, per
 level (segment, chunk, video, and caption when the index has frame captions), `.npy` arrays:
 times, owners, unit vectors, texts (UTF-8 blob + offsets), BM25 postings (`BM25.arrays`; for the
-video level also its phrase-bigram BM25, which `best` reads) and, past `ann_min_rows`, an IVF
-index (`ivf.IVF`); the frame vectors and each video's visual vector (an index with a visual
-backend); CARVE's chunk views (`views.*`, `view.NAME.*`). A search reads nothing else — no
-LanceDB on the query path.
+video level also its phrase-bigram BM25, which `best` reads) and, past `ann_min_rows`, an ANN
+index (`ann`: IVF-Flat, or IVF-PQ on very large levels); the frame vectors and each video's
+visual vector (an index with a visual backend); CARVE's chunk views (`views.*`, `view.NAME.*`).
+A search reads nothing else — no LanceDB on the query path.
 
 A snapshot is fresh while the index's change marker (`.changed`, replaced by every write) holds
 the token it was made at (and this version's format and tokeniser made it). Ingest and
@@ -29,11 +29,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..config import SearchConfig
 from ..index.location import locate
 from ..index.meta import CHANGED_FILE
+from . import ann as ann_kinds
 from .bm25 import ARRAYS, BM25
 from .corpus import Corpus, FrameVectors, Level
-from .ivf import IVF, InRowOrder, Vectors
+from .ivf import Vectors
 from .text import ANALYZER, bigrams, tokenize
 from .views import ChunkViews, NoFrames, View
 
@@ -143,8 +145,7 @@ def load(index, fresh_token: str) -> Corpus | None:
 
 def _load_level(folder: Path, name: str, info: dict) -> Level:
     array = lambda key: _mapped(folder / f"{name}.{key}.npy")  # noqa: E731
-    ann = IVF(*(array(f"ivf.{key}") for key in IVF.ARRAYS)) if info.get("ann") else None
-    vectors = InRowOrder(ann) if ann is not None else array("vectors")  # one copy of the vectors
+    ann, vectors = ann_kinds.load(info.get("ann"), folder, name, array)
     level = Level(
         array("owner"),
         array("starts"),
@@ -180,9 +181,12 @@ def _mapped(path: Path) -> np.ndarray:
     return np.load(path, mmap_mode="r").view(np.ndarray)
 
 
-def save(corpus: Corpus, index, made_token: str, ann_min_rows: int) -> dict:
+def save(
+    corpus: Corpus, index, made_token: str, ann_min_rows: int, compress_rows: int = SearchConfig.ann_compress_rows
+) -> dict:
     """Write `corpus` as the index's snapshot made at `made_token`; levels of ≥ `ann_min_rows`
-    units get an IVF index (also attached to the corpus). Returns the manifest."""
+    units get an ANN index (also attached to the corpus): IVF-Flat, or from `compress_rows` on
+    IVF-PQ (`ann.choose`). Returns the manifest."""
     start = time.perf_counter()
     root = locate(index).local / FOLDER
     root.mkdir(parents=True, exist_ok=True)
@@ -194,8 +198,9 @@ def save(corpus: Corpus, index, made_token: str, ann_min_rows: int) -> dict:
         named["caption"] = corpus.captions
     levels = {}
     for level_name, level in named.items():
-        if level.ann is None and len(level) >= ann_min_rows:
-            level.ann = IVF.build(level.vectors)
+        kind = ann_kinds.choose(len(level), ann_min_rows, compress_rows)
+        if level.ann is None and kind is not None:
+            level.ann = ann_kinds.build(kind, level.vectors)
         levels[level_name] = _save_level(tmp, level_name, level, bigram=level_name == "video")
     if corpus.visual is not None:
         np.save(tmp / "visual.npy", np.asarray(corpus.visual, np.float32))
@@ -236,14 +241,10 @@ def _save_level(folder: Path, name: str, level: Level, bigram: bool = False) -> 
         "block_starts": level.block_starts,
         "block_owner": level.block_owner,
     }
-    if level.ann is not None:
-        arrays.update({f"ivf.{key}": getattr(level.ann, key) for key in IVF.ARRAYS})
-    else:
-        arrays["vectors"] = level.vectors
+    arrays.update(ann_kinds.arrays(level.ann, level.vectors))
     for key, value in arrays.items():
         np.save(folder / f"{name}.{key}.npy", np.asarray(value))
-    ann = {"kind": "ivf-flat", "cells": level.ann.cells} if level.ann is not None else None
-    return {"rows": len(level), "ann": ann, "bigrams": bigram}
+    return {"rows": len(level), "ann": ann_kinds.save(level.ann, folder, name), "bigrams": bigram}
 
 
 def _save_views(folder: Path, views: ChunkViews) -> dict:
