@@ -106,7 +106,7 @@ def bench_build(run) -> dict:
     index.compact()
     compacted = time.perf_counter() - t0
     t0 = time.perf_counter()
-    found = _rag(index_dir, run.args.ann_min_rows, run.args.ann_compress_rows).save_snapshot()
+    found = _rag(index_dir, run.args.ann_min_rows, run.args.ann_compress_rows).library.save_snapshot()
     snap = time.perf_counter() - t0
     size = lambda p: sum(f.stat().st_size for f in p.rglob("*") if f.is_file())  # noqa: E731
     return {"segments": found["levels"]["segment"]["rows"], "chunks": found["levels"]["chunk"]["rows"],

@@ -19,9 +19,8 @@ JUDGES = ("llamacpp", "openai")                 # generators an `llm` reranker j
 FUSIONS = ("alpha", "rrf")                      # `SearchConfig.fusion`
 UNSUPPORTED = ("mark", "drop")                  # `VerifyConfig.unsupported`
 TEXT_LIMIT = 2000   # characters in a query or question: a question, not a document (the judge reads it per step)
-# α (dense weight against BM25) of each method fusing the two, when `SearchConfig.alpha` is None;
-# tuned per method: textvideorag's levels (segments, chunks, videos; also videorag-vt's text part)
-# and hybrid's and best's whole-video scores
+# α (dense weight against BM25) of each method fusing the two, when `SearchConfig.alpha` is None; tuned per
+# method: textvideorag's levels (segments, chunks, videos; videorag-vt's text) and hybrid's and best's videos
 DEFAULT_ALPHA = {"textvideorag": 0.6, "hybrid": 0.5, "best": 0.5}
 T = TypeVar("T")
 
@@ -227,10 +226,8 @@ class SearchConfig:
     rrf_k: int = 60
     candidates: int = 300             # per-retriever candidate pool before fusion
     ann_min_rows: int = 50_000        # levels this large get an ANN (IVF) index in the search snapshot
-    ann_probes: int | None = None     # IVF cells searched per query (more: higher recall, slower);
-                                      # None: the index kind's default (IVF-Flat 32, IVF-PQ 128)
-    ann_compress_rows: int = 2_000_000  # levels this large keep compressed vectors (IVF-PQ, faiss) in
-                                      # memory and re-score a short list from the float32 ones on disk
+    ann_probes: int | None = None     # IVF cells read per query; None: the kind's (IVF-Flat 32, IVF-PQ 128)
+    ann_compress_rows: int = 2_000_000  # levels this large get IVF-PQ (faiss codes, a short list re-scored)
     ann_shortlist: int = 200          # IVF-PQ: vectors re-scored exactly per query
     segment_weight: float = 0.5       # video score = mix of best segment, chunk and whole-video
     chunk_weight: float = 0.3
@@ -244,13 +241,12 @@ class SearchConfig:
     first_stage: int = 50             # rag-adapter: frames kept by the cheaper signal before refining
     carve: CarveConfig = field(default_factory=CarveConfig)
     judge: JudgeConfig = field(default_factory=JudgeConfig)
-    weak_below: float = 0.3           # a hit whose best segment's cosine similarity to the query is below
-                                      # this is marked weak (tuned on MiniLM; -1 marks none) ...
-    weak_gap: float = 0.2             # ... or is this far below the best hit's (2: never)
+    weak_below: float = 0.3           # a hit whose best segment's cosine is under this is weak (MiniLM; -1: none)
+    weak_gap: float = 0.2             # ... or this far below the best hit's (2: never)
 
     def __post_init__(self) -> None:
-        _positive(self, "", "top_k", "candidates", "ann_min_rows", "ann_probes", "ann_compress_rows", "ann_shortlist",
-                  "frames", "first_stage")
+        _positive(self, "", "top_k", "candidates", "frames", "first_stage", "ann_min_rows", "ann_probes",
+                  "ann_compress_rows", "ann_shortlist")
         if self.fusion not in FUSIONS:
             raise ConfigError(f"`fusion` must be one of {', '.join(FUSIONS)}, got {self.fusion!r}")
         _shares(self, "", "alpha", "visual_alpha", "mmr_theta")
