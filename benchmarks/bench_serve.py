@@ -5,8 +5,9 @@
    throughput, p50 / p95 / p99, errors (goal: p99 ≤ 200 ms, 0 errors);
 3. time to the first streamed token of `POST /ask?stream=true` with the local llama.cpp generator.
 
-    python -m benchmarks serve [--clients 8] [--seconds 60] [--embed-backend onnx]
-writes OUT/serve-BACKEND.json.
+    python -m benchmarks serve [--clients 8] [--seconds 60] [--embed-backend onnx] [--rate 50]
+writes OUT/serve-BACKEND.json (`--rate R`: only `/search` at R requests a second, open loop:
+OUT/serve-BACKEND-Rrps.json).
 """
 from __future__ import annotations
 
@@ -78,6 +79,35 @@ def load(port: int, clients: int, seconds: float, per_client: int = 5000) -> dic
             "throughput_rps": round(len(times) / wall, 1), **percentiles(times, (50, 95, 99), digits=1)}
 
 
+def paced(port: int, rate: float, seconds: float, workers: int = 32) -> dict:
+    """Open loop: a `/search` every 1/rate s whatever the answers; each latency counts from the
+    request's scheduled time, so a server falling behind shows in it (no coordinated omission)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    times, errors, lock, local = [], [0], threading.Lock(), threading.local()
+
+    def one(due: float, q: str) -> None:
+        if not hasattr(local, "http"):
+            local.http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+        try:
+            ok = local.http.get("/search", params={"q": q, "top_k": 10}).status_code == 200
+        except httpx.HTTPError:
+            ok = False
+        with lock:
+            times.append((time.perf_counter() - due) * 1000)
+            errors[0] += not ok
+
+    rng, start_time = random.Random(0), time.perf_counter()
+    with ThreadPoolExecutor(workers) as pool:
+        for i in range(int(rate * seconds)):
+            due = start_time + i / rate
+            time.sleep(max(0.0, due - time.perf_counter()))
+            pool.submit(one, due, question(rng))
+    wall = time.perf_counter() - start_time
+    return {"rate_rps": rate, "seconds": round(wall, 1), "requests": len(times), "errors": errors[0],
+            "achieved_rps": round(len(times) / wall, 1), **percentiles(times, (50, 95, 99), digits=1)}
+
+
 def first_token(port: int, asked: str = "how do I fix the chain on a bike?") -> dict:
     t0 = time.perf_counter()
     first = None
@@ -93,14 +123,19 @@ def options(parser) -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--embed-backend", default="sentence-transformers", help="e.g. onnx (no torch)")
+    parser.add_argument("--rate", type=float, default=0.0, help="instead of closed-loop clients: an open-loop "
+                        "load of this many /search requests a second (no /ask)")
 
 
 def main(run) -> dict:
     args = run.args
-    run.label = args.embed_backend
+    run.label = args.embed_backend + (f"-{args.rate:g}rps" if args.rate else "")
     port = free_port()
     proc, cold = start(search_index(run), port, args.embed_backend)
     try:
+        if args.rate:
+            return {"embed_backend": args.embed_backend, "cold_start_to_first_answer_seconds": round(cold, 2),
+                    "search_at_rate": paced(port, args.rate, args.seconds)}
         return {"embed_backend": args.embed_backend, "cold_start_to_first_answer_seconds": round(cold, 2),
                 "search_under_load": load(port, args.clients, args.seconds),
                 "ask_stream_llamacpp": [first_token(port) for _ in range(2)]}
