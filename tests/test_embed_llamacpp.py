@@ -13,7 +13,7 @@ from videorag.config import EmbedConfig, SearchConfig
 from videorag.embed import create_embedder, embed_queries
 from videorag.embed import llamacpp as module
 from videorag.embed.hashing import HashingEmbedder
-from videorag.errors import GenerationError, IndexError_, ModelNotFoundError
+from videorag.errors import ConfigError, GenerationError, IndexError_, ModelNotFoundError
 from videorag.models import NOMIC_EMBED, installed
 from videorag.retrieve.base import Query
 from videorag.retrieve.searcher import QueryContext
@@ -91,6 +91,9 @@ def test_a_gguf_path_is_no_preset_and_a_folder_is_refused(tmp_path):
     assert mine.model_name == "mine.gguf" and (mine.query_prefix, mine.document_prefix) == ("", "")
     with pytest.raises(ModelNotFoundError, match="loads a GGUF file"):
         create_embedder(EmbedConfig(backend="llamacpp", model=str(tmp_path)))
+    with pytest.raises(ConfigError, match="GGUF model") as refused:    # the default backend cannot load it
+        create_embedder(EmbedConfig(model=str(model)))
+    assert "--embed-backend llamacpp" in refused.value.hint
 
 
 class Recording(HashingEmbedder):

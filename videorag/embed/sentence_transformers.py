@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import ConfigError
 from ..models import MINILM_L6, fingerprint, resolve
 
 if TYPE_CHECKING:
@@ -18,6 +19,11 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, model: str | None = None, batch_size: int = 64, device: str | None = None):
         self._path, self.model_name = resolve(model, MINILM_L6)
+        if self._path.endswith(".gguf"):
+            raise ConfigError(
+                f"{self.model_name} is a GGUF model: sentence-transformers cannot load it",
+                "add --embed-backend llamacpp (embed.backend = llamacpp)",
+            )
         self.batch_size = batch_size
         self.device = device
         self._model: SentenceTransformer | None = None
