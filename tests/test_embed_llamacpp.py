@@ -121,6 +121,15 @@ def test_the_query_path_embeds_queries_as_queries():
     assert np.array_equal(embed_queries(plain, ["a b"]), plain.embed(["a b"]))
 
 
+def test_the_extractive_generator_embeds_the_question_as_a_query():
+    from videorag.generate.extractive import ExtractiveGenerator
+
+    recording = Recording()
+    texts = ["Boil the water first.", "Then pour it over the leaves."]
+    ExtractiveGenerator(embedder=recording)._scores("how do I boil water", texts)
+    assert recording.calls == [("embed_queries", ["how do I boil water"]), ("embed", texts)]
+
+
 # -- the real model ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def nomic():

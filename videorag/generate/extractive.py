@@ -15,6 +15,7 @@ import re
 
 import numpy as np
 
+from ..embed import embed_queries
 from ..retrieve.base import Candidate
 from ..retrieve.fusion import minmax
 from ..retrieve.steps import steps
@@ -69,8 +70,8 @@ class ExtractiveGenerator:
         said = [set(tokenize(t)) for t in texts]
         overlap = np.array([len(terms & s) / (len(terms) or 1) for s in said])
         if self.embedder is not None:
-            vectors = self.embedder.embed([question] + texts)
-            overlap = 0.7 * minmax(vectors[1:] @ vectors[0]) + 0.3 * overlap
+            asked = embed_queries(self.embedder, [question])[0]  # a query prefix where the model has one
+            overlap = 0.7 * minmax(self.embedder.embed(texts) @ asked) + 0.3 * overlap
         says_more = np.array([bool(s - terms) for s in said])
         return np.where(says_more, overlap, overlap / 2)
 
