@@ -11,11 +11,10 @@ from typing import Callable, Protocol
 
 import numpy as np
 
-from . import ivf
-from .ivf import IVF, InRowOrder, Vectors
+from .ivf import IVF, Vectors
 from .ivfpq import IVFPQ
 
-KINDS = ("ivf-flat", "ivf-pq")
+KINDS: dict[str, type[IVF] | type[IVFPQ]] = {IVF.kind: IVF, IVFPQ.kind: IVFPQ}
 
 
 class ANN(Protocol):
@@ -30,52 +29,27 @@ class ANN(Protocol):
         nearest cells (a compressed index: the `shortlist` best, re-scored)."""
         ...
 
+    def grown(self, vectors: Vectors, new: Vectors) -> tuple[ANN, Vectors]:
+        """(index, the level's vectors) with `new` appended as the next rows (their nearest cells)."""
+        ...
+
+    def stored(self, folder: Path, name: str, vectors: Vectors) -> dict[str, Vectors]:
+        """The `.npy` arrays the level's vectors and index are saved as (writing any other file)."""
+        ...
+
 
 def choose(rows: int, min_rows: int, compress_rows: int) -> str | None:
     """The kind of index a level of `rows` units gets (None: exact search)."""
     if rows < min_rows:
         return None
-    return "ivf-pq" if rows >= compress_rows else "ivf-flat"
+    return IVFPQ.kind if rows >= compress_rows else IVF.kind
 
 
 def build(kind: str, vectors: Vectors) -> ANN:
-    if kind == "ivf-pq":
-        return IVFPQ.build(np.asarray(vectors, np.float32) if isinstance(vectors, InRowOrder) else vectors)
-    return IVF.build(vectors)
+    return KINDS[kind].build(vectors)
 
 
-def extended(ann: ANN, vectors: Vectors, new: Vectors) -> tuple[ANN, Vectors]:
-    """(index, the level's vectors) with `new` appended as the next rows (their nearest cells)."""
-    new = np.asarray(new, np.float32)
-    if isinstance(ann, IVFPQ):
-        everything = np.concatenate([np.asarray(vectors, np.float32), new])
-        return ann.extended(new, everything), everything
-    assert isinstance(ann, IVF)
-    grown = ivf.extended(ann, new)
-    return grown, InRowOrder(grown)
-
-
-def arrays(ann: ANN | None, vectors: Vectors) -> dict[str, Vectors]:
-    """The `.npy` arrays a level's vectors and index are saved as (an IVF-Flat holds the vectors)."""
-    if isinstance(ann, IVF):
-        return {f"ivf.{key}": getattr(ann, key) for key in IVF.ARRAYS}
-    return {"vectors": vectors}
-
-
-def save(ann: ANN | None, folder: Path, name: str) -> dict | None:
-    """Write what `arrays` does not hold; the manifest's `ann` entry."""
-    if ann is None:
-        return None
-    if isinstance(ann, IVFPQ):
-        ann.save(folder / f"{name}.ivfpq.faiss")
-    return {"kind": ann.kind, "cells": ann.cells}
-
-
-def load(info: dict | None, folder: Path, name: str, array: Callable[[str], np.ndarray]):
-    """(index or None, vectors) of a saved level; `array(key)` maps `NAME.KEY.npy`."""
-    if not info:
-        return None, array("vectors")
-    if info["kind"] == "ivf-pq":
-        return IVFPQ.load(folder / f"{name}.ivfpq.faiss", folder / f"{name}.vectors.npy"), array("vectors")
-    ivf = IVF(*(array(f"ivf.{key}") for key in IVF.ARRAYS))
-    return ivf, InRowOrder(ivf)  # one copy of the vectors
+def load(info: dict | None, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple[ANN | None, Vectors]:
+    """(index or None, vectors) of a saved level (its manifest's `ann` entry: `info`); `array(KEY)`
+    maps `NAME.KEY.npy`."""
+    return KINDS[info["kind"]].read(folder, name, array) if info else (None, array("vectors"))

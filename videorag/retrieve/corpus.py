@@ -65,7 +65,7 @@ class Level:
         n = len(self)
         ann: ann_kinds.ANN | None
         if self.ann is not None and n + len(other) <= 4 * self.ann.cells**2:
-            ann, vectors = ann_kinds.extended(self.ann, self.vectors, other.vectors)
+            ann, vectors = self.ann.grown(self.vectors, other.vectors)
         else:
             ann = None
             vectors = np.concatenate([np.asarray(self.vectors, np.float32), np.asarray(other.vectors, np.float32)])

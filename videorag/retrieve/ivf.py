@@ -6,6 +6,8 @@ with an IVF index keeps one copy of its vectors."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -41,6 +43,22 @@ class IVF:
         rows = np.concatenate([self.rows[lo:hi] for lo, hi in spans])
         scores = np.concatenate([self.vectors[lo:hi] @ query for lo, hi in spans])
         return rows, scores
+
+    def grown(self, vectors: Vectors, new: Vectors) -> tuple["IVF", Vectors]:
+        """(index, the level's vectors) with `new` appended as the next rows (see `extended`)."""
+        grown = extended(self, new)
+        return grown, InRowOrder(grown)
+
+    def stored(self, folder: Path, name: str, vectors: Vectors) -> dict[str, Vectors]:
+        """The `.npy` arrays (`NAME.KEY.npy`) a level with this index is saved as: the index's own,
+        which hold the vectors."""
+        return {f"ivf.{key}": getattr(self, key) for key in self.ARRAYS}
+
+    @classmethod
+    def read(cls, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple["IVF", Vectors]:
+        """(index, the level's vectors) of a level saved with `stored`; `array(KEY)` maps `NAME.KEY.npy`."""
+        ivf = cls(*(array(f"ivf.{key}") for key in cls.ARRAYS))
+        return ivf, InRowOrder(ivf)  # one copy of the vectors
 
     @classmethod
     def build(cls, vectors: Vectors, cells: int | None = None, iterations: int = 8, seed: int = 0) -> "IVF":

@@ -15,11 +15,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from ..errors import ConfigError
+from .ivf import InRowOrder
 
 BLOCK = 500_000  # vectors per faiss `add` (bounds the float32 copy made for it)
 SAMPLE_PER_CELL = 64  # k-means and codebook training points per cell
@@ -59,13 +60,17 @@ class RowFile:
         return np.frombuffer(data, np.float32).reshape(-1, self.shape[1])
 
     def __del__(self):
-        os.close(self.fd)
+        if hasattr(self, "fd"):
+            os.close(self.fd)
+
+
+Rows = np.ndarray | RowFile | InRowOrder  # what rows are read from: an array, a file, an IVF's vectors
 
 
 @dataclass
 class IVFPQ:
     index: Any  # faiss.IndexIVFPQ (inner product)
-    vectors: np.ndarray | RowFile  # (n, dim) float32 unit rows, row order: the exact re-score
+    vectors: Rows  # (n, dim) float32 unit rows, row order: the exact re-score
 
     kind = "ivf-pq"
     probes = 128  # a probe costs about half of IVF-Flat's; recall needs more of them
@@ -83,7 +88,7 @@ class IVFPQ:
         return rows, np.asarray(self.vectors[rows] @ query, np.float32)
 
     @classmethod
-    def build(cls, vectors: np.ndarray | RowFile, cells: int | None = None, codes: int = 96, seed: int = 0) -> "IVFPQ":
+    def build(cls, vectors: Rows, cells: int | None = None, codes: int = 96, seed: int = 0) -> "IVFPQ":
         """Cells ≈ √n by default; k-means and the codebooks train on ≤ 64 sampled points a cell.
         `vectors` may be memory-mapped or a `RowFile` (nothing mapped): they are added a block at
         a time."""
@@ -102,12 +107,28 @@ class IVFPQ:
             index.add(np.ascontiguousarray(vectors[lo : lo + BLOCK], np.float32))
         return cls(index, vectors)
 
-    def extended(self, new: np.ndarray, vectors: np.ndarray | RowFile) -> "IVFPQ":
+    def extended(self, new: np.ndarray, vectors: Rows) -> "IVFPQ":
         """This index with `new` added as rows n, n+1, … (their nearest existing cells; no
         training again); `vectors`: every row's float32 vector, new ones included."""
         index = _faiss().clone_index(self.index)
         index.add(np.ascontiguousarray(new, np.float32))
         return IVFPQ(index, vectors)
+
+    def grown(self, vectors, new) -> tuple["IVFPQ", np.ndarray]:
+        """(index, the level's vectors, in memory) with `new` appended as the next rows."""
+        new = np.asarray(new, np.float32)
+        everything = np.concatenate([np.asarray(vectors, np.float32), new])
+        return self.extended(new, everything), everything
+
+    def stored(self, folder: Path, name: str, vectors) -> dict:
+        """Writes the index to `NAME.ivfpq.faiss`; the `.npy` arrays of the level: its vectors."""
+        self.save(folder / f"{name}.ivfpq.faiss")
+        return {"vectors": vectors}
+
+    @classmethod
+    def read(cls, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple["IVFPQ", np.ndarray]:
+        """(index, the level's vectors, mapped) of a level saved with `stored`."""
+        return cls.load(folder / f"{name}.ivfpq.faiss", folder / f"{name}.vectors.npy"), array("vectors")
 
     def save(self, path: Path) -> None:
         _faiss().write_index(self.index, str(path))

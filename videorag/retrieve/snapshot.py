@@ -241,10 +241,12 @@ def _save_level(folder: Path, name: str, level: Level, bigram: bool = False) -> 
         "block_starts": level.block_starts,
         "block_owner": level.block_owner,
     }
-    arrays.update(ann_kinds.arrays(level.ann, level.vectors))
+    ann = level.ann
+    arrays.update(ann.stored(folder, name, level.vectors) if ann is not None else {"vectors": level.vectors})
     for key, value in arrays.items():
         np.save(folder / f"{name}.{key}.npy", np.asarray(value))
-    return {"rows": len(level), "ann": ann_kinds.save(level.ann, folder, name), "bigrams": bigram}
+    found = {"kind": ann.kind, "cells": ann.cells} if ann is not None else None
+    return {"rows": len(level), "ann": found, "bigrams": bigram}
 
 
 def _save_views(folder: Path, views: ChunkViews) -> dict:
