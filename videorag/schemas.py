@@ -58,6 +58,9 @@ class Hit(Citation):
 class SearchResult(BaseModel):
     query: str
     results: list[Hit] = Field(description="best first")
+    missing_shards: list[str] | None = Field(
+        default=None, description="a sharded index's shards that did not answer in time: the results are partial"
+    )
 
 
 class Claim(BaseModel):

@@ -96,9 +96,20 @@ class Hit:
         return Citation(self.video_id, self.path, self.start, self.end)
 
 
+class Hits(list):
+    """Hits, best first, from a sharded search (`videorag.shard`): `missing` names the shards
+    that did not answer in time (empty: the result is whole)."""
+
+    missing: tuple[str, ...] = ()
+
+
 def search_json(query: str, hits: list[Hit]) -> dict:
     """The one JSON shape of search results (CLI `--json`, HTTP API, MCP): `schemas.SearchResult`."""
-    return {"query": query, "results": [h.to_dict() for h in hits]}
+    out: dict = {"query": query, "results": [h.to_dict() for h in hits]}
+    missing = getattr(hits, "missing", ())
+    if missing:
+        out["missing_shards"] = list(missing)
+    return out
 
 
 @dataclass

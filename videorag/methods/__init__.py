@@ -34,6 +34,9 @@ METHODS = Registry(
         "rag-adapter": "videorag.methods.rag_adapter:RAGAdapter",
         "carve": "videorag.methods.carve:Carve",
     },
+    # "shardable": ranks a sharded index (`videorag.shard`) as it ranks the whole one — its scores
+    # need no collection statistics, or the method merges them (`statistics` / `merged`)
+    {name: ("shardable",) for name in ("textvideorag", "bm25", "dense")},
 )
 
 

@@ -31,7 +31,7 @@ class Best:
         assert alpha is not None, "best fuses dense with BM25 (DEFAULT_ALPHA has its α)"
         scores = alpha_fuse(dense_videos(qc), lexical_videos(qc, cfg.bigram_weight), alpha)
         if cfg.evidence_weight and len(c.segments):
-            evidence = best_items(qc, c.segments, len(c.video_ids), alpha, self.config.max_correction)
+            evidence = best_items(qc, c.segments, len(c.video_ids), alpha, self.config.max_correction, "segment")
             scores = scores + cfg.evidence_weight * evidence
         return scores
 

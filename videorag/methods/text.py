@@ -7,10 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..config import SearchConfig
+from ..errors import ConfigError
 from ..rerank import moment_reranker_for
 from ..retrieve.base import Ranking
-from ..retrieve.fusion import alpha_fuse, minmax, rrf_fuse
+from ..retrieve.fusion import alpha_fuse, minmax, normalised, rrf_fuse
 from ..retrieve.moments import text_moments
+from ..retrieve.scale import Moments, Scale, candidate_moments, exact_moments, merged
 
 
 def ranking(qc, videos: np.ndarray) -> Ranking:
@@ -31,55 +33,102 @@ class TextVideoRAG:
     def video_scores(self, qc) -> np.ndarray:
         c, cfg = qc.corpus, self.config
         total = np.zeros(len(c.video_ids), np.float32)
-        for name, level in (("segment", c.segments), ("chunk", c.chunks), ("video", c.videos)):
-            total += getattr(cfg, f"{name}_weight") * self.level_scores(qc, level, len(c.video_ids))
+        for name, level in levels(c):
+            total += getattr(cfg, f"{name}_weight") * self.level_scores(qc, name, level, len(c.video_ids))
         return total
 
-    def level_scores(self, qc, level, n: int) -> np.ndarray:
+    def level_scores(self, qc, name: str, level, n: int) -> np.ndarray:
         """Each video's best fused item at one level, corrected for its number of items
         (`max_correction` × the fused scores' standard deviation × `Level.chances`)."""
-        cfg, alpha = self.config, self.config.fusion_alpha(TextVideoRAG.name)
-        assert alpha is not None, "textvideorag fuses dense with BM25 (DEFAULT_ALPHA has its α)"
+        cfg, alpha = self.config, self.alpha
         if cfg.fusion == "alpha":
-            return best_items(qc, level, n, alpha, cfg.max_correction)
+            return best_items(qc, level, n, alpha, cfg.max_correction, name)
         fused = rrf_fuse(qc.dense(level), qc.lexical(level), cfg.candidates, cfg.rrf_k, alpha)
         return level.per_video_max(fused, n, cfg.max_correction * float(fused.std()))
+
+    @property
+    def alpha(self) -> float:
+        alpha = self.config.fusion_alpha(TextVideoRAG.name)
+        assert alpha is not None, "textvideorag fuses dense with BM25 (DEFAULT_ALPHA has its α)"
+        return alpha
+
+    def statistics(self, qc) -> dict[str, Moments]:
+        """Each level's statistics for the query: what a sharded search merges into the
+        collection's `Scale`s (`videorag.retrieve.scale`), set as `qc.shared` before `rank`."""
+        if self.config.fusion != "alpha":
+            raise ConfigError(
+                f"a sharded search fuses with 'alpha', not {self.config.fusion!r}",
+                "search the sharded index with --fusion alpha (the default)",
+            )
+        return {name: level_moments(qc, level) for name, level in levels(qc.corpus)}
+
+    def merged(self, parts: list[dict[str, Moments]]) -> dict[str, Scale]:
+        """The collection's `Scale` per level from every shard's `statistics`."""
+        return {name: merged([p[name] for p in parts], self.alpha, self.config.ann_shortlist) for name in parts[0]}
 
     def rank(self, qc) -> Ranking:
         return ranking(qc, self.video_scores(qc))
 
 
-def best_items(qc, level, n: int, alpha: float, correction: float = 0.0) -> np.ndarray:
-    """Each video's best item of `level` by α-fused dense + BM25, less `correction` × the fused
-    scores' standard deviation × `Level.chances` (an ANN level: from its candidates)."""
+def levels(corpus) -> tuple:
+    """(name, level) of the three transcript levels `textvideorag` fuses."""
+    return (("segment", corpus.segments), ("chunk", corpus.chunks), ("video", corpus.videos))
+
+
+def level_moments(qc, level) -> Moments:
     if level.ann is not None:
-        return candidate_alpha_fuse(qc, level, n, alpha, correction)
-    fused = alpha_fuse(qc.dense(level), qc.lexical(level), alpha)
-    return level.per_video_max(fused, n, correction * float(fused.std()))
+        rows, dense = qc.candidates(level)
+        return candidate_moments(qc.lexical(level), rows, dense, level.ann.short)
+    return exact_moments(qc.dense(level), qc.lexical(level))
 
 
-def candidate_alpha_fuse(qc, level, n: int, alpha: float, correction: float = 0.0) -> np.ndarray:
+def best_items(qc, level, n: int, alpha: float, correction: float = 0.0, name: str = "") -> np.ndarray:
+    """Each video's best item of `level` by α-fused dense + BM25, less `correction` × the fused
+    scores' standard deviation × `Level.chances` (an ANN level: from its candidates). The ranges
+    and deviation are the collection's `qc.shared[name]` when a sharded search sets them, else
+    this corpus's."""
+    scale = qc.shared.get(name)
+    if level.ann is not None:
+        return candidate_alpha_fuse(qc, level, n, alpha, correction, scale)
+    dense, lexical = qc.dense(level), qc.lexical(level)
+    if scale is None:
+        fused = alpha_fuse(dense, lexical, alpha)
+        return level.per_video_max(fused, n, correction * float(fused.std()))
+    fused = alpha * normalised(dense, *scale.dense) + (1 - alpha) * normalised(lexical, *scale.lexical)
+    return level.per_video_max(fused, n, correction * (scale.std or 0.0))
+
+
+def candidate_alpha_fuse(qc, level, n: int, alpha: float, correction: float = 0.0, scale=None) -> np.ndarray:
     """`per_video_max(fused, n, correction · fused.std())`, fused = `alpha_fuse(qc.dense(level),
     qc.lexical(level))`, for an ANN level, from its candidates: an item the index did not find
     has the lowest dense score, 0 after min-max, so its fused score is its lexical part alone —
     and every item's is at least that. The result is the same; no collection-sized temporaries
-    beyond the BM25 scores (one more for the correction's standard deviation)."""
+    beyond the BM25 scores (one more for the correction's standard deviation). With the
+    collection's `scale` (a sharded search), its ranges, short-list floor and deviation."""
     rows, dense = qc.candidates(level)
     lexical = qc.lexical(level)
-    low, high = float(lexical.min()), float(lexical.max())
-    scale = (1 - alpha) / (high - low) if high - low >= 1e-12 else 0.0
+    if scale is not None:
+        keep = dense >= scale.floor
+        rows, dense = rows[keep], dense[keep]
+        (low, high), (d_low, d_high) = scale.lexical, scale.dense
+    else:
+        low, high = float(lexical.min()), float(lexical.max())
+        d_low, d_high = (float(dense.min()), float(dense.max())) if len(dense) else (0.0, 0.0)
+    weight = (1 - alpha) / (high - low) if high - low >= 1e-12 else 0.0
     out = np.zeros(n, np.float32)
-    out[level.block_owner] = (np.maximum.reduceat(lexical, level.block_starts) - low) * scale
+    out[level.block_owner] = (np.maximum.reduceat(lexical, level.block_starts) - low) * weight
     fused = np.zeros(0)
     if len(rows):
-        spread = float(dense.max() - dense.min())
-        d = (dense - dense.min()) / spread if spread >= 1e-12 else np.zeros_like(dense)
-        fused = alpha * d + (lexical[rows] - low) * scale
+        fused = alpha * normalised(dense, d_low, d_high) + (lexical[rows] - low) * weight
         np.maximum.at(out, level.owner[rows], fused.astype(np.float32))
     if correction:
-        whole = (lexical - low) * scale
-        whole[rows] = fused
-        out[level.block_owner] -= correction * float(whole.std()) * level.chances
+        if scale is not None and scale.std is not None:
+            std = scale.std
+        else:
+            whole = (lexical - low) * weight
+            whole[rows] = fused
+            std = float(whole.std())
+        out[level.block_owner] -= correction * std * level.chances
     return out
 
 

@@ -20,6 +20,7 @@ KINDS: dict[str, type[IVF] | type[IVFPQ]] = {IVF.kind: IVF, IVFPQ.kind: IVFPQ}
 class ANN(Protocol):
     kind: str
     probes: int  # cells searched per query by default (`SearchConfig.ann_probes` overrides)
+    short: bool  # whether `search` gives a short list (else every vector of the probed cells)
 
     @property
     def cells(self) -> int: ...

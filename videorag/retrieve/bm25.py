@@ -46,23 +46,32 @@ class BM25:
             indptr.append(len(cols))
         self._set(np.asarray(indptr, np.int64), np.asarray(cols, np.int32), np.asarray(counts, np.float32), lengths)
 
-    def _set(self, indptr: np.ndarray, cols: np.ndarray, counts: np.ndarray, lengths: np.ndarray) -> None:
-        """Term counts (CSR) → BM25 weights per term (CSC)."""
+    def _set(
+        self,
+        indptr: np.ndarray,
+        cols: np.ndarray,
+        counts: np.ndarray,
+        lengths: np.ndarray,
+        collection: tuple[np.ndarray, float] | None = None,
+    ) -> None:
+        """Term counts (CSR) → BM25 weights per term (CSC); `collection`: the (idf, average
+        length) to weigh by, when the documents are part of a larger collection."""
         self.size = len(lengths)
         self.tf_indptr, self.tf_indices, self.tf_counts, self.lengths = indptr, cols, counts, lengths
         n_terms = max(len(self.vocab), 1)
         df = np.bincount(cols, minlength=n_terms).astype(np.float32)
         n = max(self.size, 1)
-        self.idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        self.idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32) if collection is None else collection[0]
         rows = np.repeat(np.arange(self.size, dtype=np.int32), np.diff(indptr))
-        norm = self._norm(lengths)[rows]
+        norm = self._norm(lengths, None if collection is None else collection[1])[rows]
         weights = counts * (self.k1 + 1) / (counts + norm) * self.idf[cols]
         order = np.argsort(cols, kind="stable")
         self.w_rows, self.w_data = rows[order], weights[order].astype(np.float32)
         self.w_indptr = np.r_[0, np.cumsum(df, dtype=np.int64)]
 
-    def _norm(self, lengths: np.ndarray) -> np.ndarray:
-        mean = float(lengths.mean()) if len(lengths) else 1.0
+    def _norm(self, lengths: np.ndarray, mean: float | None = None) -> np.ndarray:
+        if mean is None:
+            mean = float(lengths.mean()) if len(lengths) else 1.0
         return self.k1 * (1 - self.b + self.b * lengths / max(mean, 1e-9))
 
     # -- saving ----------------------------------------------------------------------------
@@ -94,6 +103,26 @@ class BM25:
             cols.astype(np.int32),
             np.r_[self.tf_counts, other.tf_counts],
             np.r_[self.lengths, other.lengths].astype(np.float32),
+        )
+        return out
+
+    def subset(self, rows: np.ndarray) -> "BM25":
+        """Documents `rows` (in that order) as a BM25 that scores them as this one does: the
+        same vocabulary, idf and average length (a shard of the collection,
+        `videorag.shard`)."""
+        out = BM25(k1=self.k1, b=self.b, analyzer=self.analyzer)
+        out.vocab = self.vocab
+        indptr = np.asarray(self.tf_indptr)
+        starts, sizes = indptr[rows], indptr[np.asarray(rows) + 1] - indptr[rows]
+        new_indptr = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+        take = np.repeat(starts - new_indptr[:-1], sizes) + np.arange(new_indptr[-1])
+        lengths = np.asarray(self.lengths)
+        out._set(
+            new_indptr,
+            np.asarray(self.tf_indices)[take],
+            np.asarray(self.tf_counts)[take],
+            lengths[rows].astype(np.float32),
+            (np.asarray(self.idf), float(lengths.mean()) if len(lengths) else 1.0),
         )
         return out
 

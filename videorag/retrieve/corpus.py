@@ -81,6 +81,27 @@ class Level:
             ann,
         )
 
+    def subset(self, videos: np.ndarray) -> "Level":
+        """The items of `videos` (ascending corpus rows), those videos numbered 0, 1, … in that
+        order. BM25 keeps this level's idf and average length (`BM25.subset`): a shard's scores
+        are the whole collection's."""
+        lo, hi = np.searchsorted(self.owner, videos), np.searchsorted(self.owner, np.asarray(videos) + 1)
+        sizes = hi - lo
+        offsets = np.r_[0, np.cumsum(sizes)]
+        items = np.repeat(lo - offsets[:-1], sizes) + np.arange(offsets[-1])
+        owner = np.searchsorted(videos, self.owner[items]).astype(np.int32)
+        block_starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if len(owner) else np.zeros(0, np.int64)
+        return Level(
+            owner,
+            np.asarray(self.starts)[items],
+            np.asarray(self.ends)[items],
+            [self.texts[int(i)] for i in items],
+            np.ascontiguousarray(np.asarray(self.vectors[items], np.float32)),
+            self.bm25.subset(items),
+            block_starts,
+            owner[block_starts] if len(owner) else np.zeros(0, np.int32),
+        )
+
     def expand(self, rows: np.ndarray, scores: np.ndarray) -> np.ndarray:
         """Candidates' scores as a score per item, the lowest candidate score for the rest (after
         min-max they rank below every candidate)."""
@@ -174,6 +195,21 @@ class Corpus:
             and self.frames is None
             and self.visual is None
             and (self.views is None or set(self.views.views) <= {"text-clip"})
+        )
+
+    def subset(self, rows: np.ndarray) -> "Corpus":
+        """The videos at `rows` (ascending) with their items, scoring as in this corpus (a shard
+        of it: `Level.subset`). Transcripts alone: frames and views are not split."""
+        if not self.text_only:
+            raise ValueError("only a transcript corpus can be split")
+        return Corpus(
+            [self.video_ids[int(i)] for i in rows],
+            [self.paths[int(i)] for i in rows],
+            self.segments.subset(rows),
+            self.chunks.subset(rows),
+            self.videos.subset(rows),
+            chunk_seconds=self.chunk_seconds,
+            embed_model=self.embed_model,
         )
 
     def extended(self, other: "Corpus") -> "Corpus":

@@ -9,7 +9,11 @@ import numpy as np
 def minmax(scores: np.ndarray) -> np.ndarray:
     if scores.size == 0:
         return scores
-    low, high = float(scores.min()), float(scores.max())
+    return normalised(scores, float(scores.min()), float(scores.max()))
+
+
+def normalised(scores: np.ndarray, low: float, high: float) -> np.ndarray:
+    """`scores` mapped from [low, high] onto [0, 1] (zeros when the range is empty)."""
     if high - low < 1e-12:
         return np.zeros_like(scores)
     return (scores - low) / (high - low)

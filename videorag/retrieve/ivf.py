@@ -23,6 +23,7 @@ class IVF:
 
     ARRAYS = ("centroids", "offsets", "rows", "vectors", "positions")
     kind = "ivf-flat"
+    short = False
     probes = 32  # cells searched per query by default
     positions: np.ndarray | None = None  # (n,) int32: the position of each level row (inverse of rows)
 

@@ -73,6 +73,7 @@ class IVFPQ:
     vectors: Rows  # (n, dim) float32 unit rows, row order: the exact re-score
 
     kind = "ivf-pq"
+    short = True
     probes = 128  # a probe costs about half of IVF-Flat's; recall needs more of them
 
     @property

@@ -5,6 +5,7 @@ across the collection. Used by `search`, `ask`, the service and `videorag eval` 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -66,12 +67,18 @@ class QueryContext:
         self._cache: dict = {}
         self.timings: dict[str, float] = {}  # seconds per stage, for methods that report them
         self.judged: list[Candidate] = []  # a judged ranking's steps, each scored by the judge's P(yes)
+        self.shared: dict = {}  # level name → the collection's `scale.Scale` (set by a sharded search)
 
     def memo(self, key, make):
         """`make()` computed once per query and key."""
         if key not in self._cache:
             self._cache[key] = make()
         return self._cache[key]
+
+    def given(self, vector: np.ndarray) -> "QueryContext":
+        """This context with the query's embedding already made (a shard gets it from the router)."""
+        self._cache[("vec", self.query.text)] = np.asarray(vector, np.float32)
+        return self
 
     def vector(self, text: str | None = None) -> np.ndarray:
         text = self.query.text if text is None else text
@@ -122,6 +129,7 @@ class Searcher:
 
     def __init__(self, corpus: Corpus, embedder, visual=None, frames=None, resources: Resources | None = None):
         self.corpus = corpus
+        self.rows: np.ndarray | None = None  # each video's row in the whole collection (a shard's), None: its own
         self.embedder = embedder
         self.frames = frames
         self.resources = own(resources)
@@ -166,43 +174,40 @@ class Searcher:
         """Hits best first; `timings`, when given, receives the method's stage times (seconds);
         `context`: this query's context, shared with what else reads it (evidence for `ask`)."""
         top_k = top_k or config.top_k
+        qc = context or self.context(query, config)
+        hits = pick(self.found(qc, method, top_k, moments), top_k, moments, config)
+        if timings is not None:
+            timings.update(qc.timings)
+        return hits
+
+    def found(self, qc: QueryContext, method: Method, top_k: int, moments: bool = False) -> list[Found]:
+        """The videos a search may show, best first: the `top_k` best (`moments`: the pool of
+        `MomentConfig.pool_videos`), each with its moments (its best one; `moments`: all of
+        them, overlaps merged) and their relevance. What `pick` makes hits of — from one corpus,
+        or from every shard's (`videorag.shard`)."""
         if not self.corpus.video_ids:
             return []
         # one BLAS thread: the mat-vecs are memory-bound, and spinning BLAS threads would starve
         # the query embedder's threads (measured: 57 ms → 20 ms per query at 50k segments)
         with single_blas_thread():
-            qc = context or self.context(query, config)
             ranking = method.rank(qc)
-            found = (
-                self._moments(ranking, top_k, config)
-                if moments
-                else [self._video_hit(ranking, int(v)) for v in top(ranking.videos, top_k)]
-            )
-            hits = [self.hit(m, score, weak) for (m, score), weak in zip(found, self._weak(qc, found, config))]
-        if timings is not None:
-            timings.update(qc.timings)
-        return hits
+            pool = top(ranking.videos, max(top_k, qc.config.moments.pool_videos) if moments else top_k)
+            return [self._found(qc, ranking, int(v), moments) for v in pool]
 
-    def _video_hit(self, ranking: Ranking, video: int) -> tuple[Candidate, float]:
-        found = ranking.moments(video)
-        best = found[0] if found else Candidate(video, "video", 0.0, 0.0, 0.0, "none")
-        return best, float(ranking.videos[video])
-
-    def _moments(self, ranking: Ranking, top_k: int, config: SearchConfig) -> list[tuple[Candidate, float]]:
-        """Top moments across the best videos: a moment's score mixes its video's score
-        (min-max over the pool) with its own relative score inside the video."""
-        cfg = config.moments
-        pool = top(ranking.videos, max(top_k, cfg.pool_videos))
-        video_score = minmax(ranking.videos[pool].astype(np.float64))
-        if len(pool) and np.ptp(ranking.videos[pool]) < 1e-12:
-            video_score = np.ones(len(pool))
-        scored = []
-        for v, vs in zip(pool, video_score):
-            for m in merge_overlapping(ranking.moments(int(v)), cfg.max_seconds):
-                mixed = cfg.video_weight * vs + (1 - cfg.video_weight) * m.score
-                scored.append((mixed, m))
-        scored.sort(key=lambda pair: -pair[0])
-        return [(m, s) for s, m in scored[:top_k]]
+    def _found(self, qc: QueryContext, ranking: Ranking, video: int, moments: bool) -> Found:
+        listed = ranking.moments(video)
+        if moments:
+            listed = merge_overlapping(listed, qc.config.moments.max_seconds)
+        else:
+            listed = listed[:1] or [Candidate(video, "video", 0.0, 0.0, 0.0, "none")]
+        c = self.corpus
+        return Found(
+            c.video_ids[video],
+            c.paths[video],
+            float(ranking.videos[video]),
+            [(m, self.relevance(qc, m)) for m in listed],
+            video if self.rows is None else int(self.rows[video]),
+        )
 
     def hit(self, moment: Candidate, score: float, weak: bool = False) -> Hit:
         c = self.corpus
@@ -213,12 +218,8 @@ class Searcher:
             float(moment.end),
             score,
             moment.text,
-            bool(weak),
+            weak,
         )
-
-    def _weak(self, qc: QueryContext, found: list[tuple[Candidate, float]], config: SearchConfig) -> list[bool]:
-        relevance = [self.relevance(qc, m) for m, _ in found]
-        return weak_marks(relevance, [score for _, score in found], config)
 
     def relevance(self, qc: QueryContext, moment: Candidate) -> float:
         """The best cosine similarity to the query of the segments the moment overlaps (NaN when
@@ -230,3 +231,42 @@ class Searcher:
             (level.starts[lo:hi] < max(moment.end, moment.start + 1e-3)) & (level.ends[lo:hi] > moment.start)
         )
         return float(qc.dense_span(level, lo, hi)[inside].max()) if len(inside) else float("nan")
+
+
+@dataclass
+class Found:
+    """One video a search may show: its score and its moments, best first, each with its
+    relevance (`Searcher.relevance`). Named by id, so shards' can be merged."""
+
+    video_id: str
+    path: str
+    score: float
+    moments: list[tuple[Candidate, float]]
+    row: int  # the video's row in the whole collection: ties go to the lower, as on one box
+
+
+def pick(found: list[Found], top_k: int, moments: bool, config: SearchConfig) -> list[Hit]:
+    """Hits best first from the videos `Searcher.found` gives (one corpus's or every shard's):
+    each of the `top_k` best videos at its best moment, or (`moments`) the `top_k` best moments
+    of the pool, a moment's score mixing its video's (min-max over the pool) with its own."""
+    ranked = sorted(found, key=lambda f: (-f.score, f.row))
+    chosen = _moment_picks(ranked, top_k, config) if moments else [(f, *f.moments[0], f.score) for f in ranked[:top_k]]
+    weak = weak_marks([r for _, _, r, _ in chosen], [s for *_, s in chosen], config)
+    return [
+        Hit(f.video_id, f.path, float(m.start), float(m.end), score, m.text, bool(w))
+        for (f, m, _, score), w in zip(chosen, weak)
+    ]
+
+
+def _moment_picks(ranked: list[Found], top_k: int, config: SearchConfig) -> list[tuple]:
+    cfg = config.moments
+    pool = ranked[: max(top_k, cfg.pool_videos)]
+    scores = np.array([f.score for f in pool], np.float32).astype(np.float64)
+    video_score = np.ones(len(pool)) if len(pool) and np.ptp(scores) < 1e-12 else minmax(scores)
+    scored = [
+        (cfg.video_weight * vs + (1 - cfg.video_weight) * m.score, f, m, r)
+        for f, vs in zip(pool, video_score)
+        for m, r in f.moments
+    ]
+    scored.sort(key=lambda item: -item[0])
+    return [(f, m, r, s) for s, f, m, r in scored[:top_k]]
