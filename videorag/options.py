@@ -233,6 +233,13 @@ SERVE = OptionTable("serve_options", _serve_config, (
            "only)", ("serve", "mcp"), action="append", metavar="FOLDER"),
     option("--max-upload-mb", "max_upload_bytes", "largest upload, in MB (default {default})", ("serve",),
            type=positive_int, scale=1 << 20),
+    option("--ray", "ray", "search the index's shards (`videorag shard`) as Ray Serve deployments on this Ray "
+           "cluster: auto (this machine's), local (start one here) or HOST:PORT; searches only", ("serve",),
+           metavar="ADDRESS"),
+    option("--shard-replicas", "shard_replicas", "replicas of each shard (default {default})", ("serve",),
+           type=positive_int),
+    option("--shard-deadline", "shard_deadline", "seconds a search waits for its shards; late ones leave it "
+           "partial (default {default})", ("serve",), type=float),
 ))
 
 

@@ -62,7 +62,7 @@ class VideoRAG:
         self.frames = IndexFrames(lambda: self.library.index)  # frame images, read from the index when asked for
         self.live = LiveSearcher(
             self.location,
-            lambda: self._query_embedder,
+            lambda: self.query_embedder,
             self.library.renew_snapshot,
             self.library.read,
             visual=self._checked_visual,
@@ -100,7 +100,7 @@ class VideoRAG:
     # -- query-side models ---------------------------------------------------------------------
     @property
     @locked
-    def _query_embedder(self):
+    def query_embedder(self):
         """The embedder of queries: the same model as `embedder`, on the runtime
         `EmbedConfig.query_backend` picks (an embedder given to the constructor embeds both)."""
         if self._query_model is None:
@@ -115,7 +115,7 @@ class VideoRAG:
     @locked
     def generator(self):
         if self._generator is None:
-            self._generator = create_generator(self.config.generate, self._query_embedder, self.resources)
+            self._generator = create_generator(self.config.generate, self.query_embedder, self.resources)
         return self._generator
 
     def _checked_visual(self):
@@ -297,7 +297,7 @@ class VideoRAG:
             asked.evidence,
             self.judge if checks else None,
             cfg,
-            self._query_embedder,
+            self.query_embedder,
             decided=asked.verdict is not None,
         )
 

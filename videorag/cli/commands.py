@@ -95,6 +95,16 @@ def cmd_optimize(rag, args) -> int:
     return EXIT_OK
 
 
+def cmd_shard(rag, args) -> int:
+    from ..shard.split import split
+
+    found = split(rag.library, args.shards)
+    sizes = ", ".join(f"{s['videos']} videos / {s['segments']} segments" for s in found["shards"])
+    say(f"{len(found['shards'])} shards under {rag.location.local / 'shards'}: {sizes}")
+    say(f"serve them with: videorag serve --index {rag.location} --ray local")
+    return EXIT_OK
+
+
 def _judge_loaded(rag, judged: bool) -> float | None:
     """Load the judge before the query (its load time reported apart); None when not judging."""
     if not judged:
@@ -222,6 +232,7 @@ ON_INDEX = {
     "check": cmd_check,
     "info": cmd_info,
     "optimize": cmd_optimize,
+    "shard": cmd_shard,
     "search": cmd_search,
     "ask": cmd_ask,
     "train-frame-selector": cmd_train_frame_selector,

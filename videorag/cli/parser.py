@@ -47,6 +47,10 @@ SUBCOMMANDS: dict[str, tuple[str, list[Argument]]] = {
     ),
     "info": ("what is indexed, sizes, models, the search snapshot's state", [JSON]),
     "optimize": ("compact the index and rebuild its search snapshot and ANN indexes", []),
+    "shard": (
+        "split the search snapshot into shards for `serve --ray` (by video, about equal in segments)",
+        [(("--shards",), {"type": int, "required": True, "metavar": "N", "help": "how many shards"})],
+    ),
     "search": ("best videos for a query, each at its best moment", [JSON, NO_SERVER]),  # + its request's
     "ask": ("answer a question with timestamped citations", [JSON, NO_SERVER]),
     "train-frame-selector": (

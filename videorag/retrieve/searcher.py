@@ -39,7 +39,7 @@ def top(scores: np.ndarray, k: int) -> np.ndarray:
     k = min(k, len(scores))
     if k <= 0:
         return np.zeros(0, np.int64)
-    best = np.argpartition(-scores, k - 1)[:k]
+    best = np.sort(np.argpartition(-scores, k - 1)[:k])
     return best[np.argsort(-scores[best], kind="stable")]
 
 

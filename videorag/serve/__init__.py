@@ -18,6 +18,11 @@ def run_server(rag, config) -> None:
 
     if rag.library.exists():  # the frame store opens the index now (seconds of importing LanceDB), not
         rag.library.index  # while the first search's thumbnails wait, black; and before the judge loads
+    if config.ray:
+        from ..shard.serving import attach
+
+        shards = attach(rag, config.ray, config.shard_replicas, config.shard_deadline)
+        print(f"searching {shards} shards on Ray ({config.ray}); ask needs the index on one box", flush=True)
     service = Service(rag, config)
     print(f"videorag serving {config.index} on http://{config.host}:{config.port}  (API docs: /docs)", flush=True)
     try:

@@ -49,6 +49,9 @@ class ServeConfig:
     roots: tuple[Path, ...] = ()  # folders `POST /index` may read (none: paths refused)
     max_upload_bytes: int = 2 << 30
     upload_dir: Path | None = None  # where uploads are stored (default INDEX/uploads)
+    ray: str | None = None  # search the index's shards on this Ray cluster ("auto", "local", host:port)
+    shard_replicas: int = 1  # replicas of each shard's deployment
+    shard_deadline: float = 1.0  # seconds a sharded search waits for its shards (late ones: a partial answer)
 
     def __post_init__(self) -> None:
         where = locate(self.index)  # a directory or s3://…; another scheme is refused here
@@ -57,6 +60,8 @@ class ServeConfig:
         self.upload_dir = Path(self.upload_dir or where.local / "uploads").expanduser()
         if not 0 < self.port < 65536:
             raise ConfigError(f"--port must be in 1..65535, got {self.port}")
+        if self.shard_replicas < 1 or self.shard_deadline <= 0:
+            raise ConfigError("--shard-replicas must be >= 1 and --shard-deadline > 0")
         if self.public and not self.token:
             raise ConfigError(
                 f"--host {self.host} serves beyond this machine without a token",

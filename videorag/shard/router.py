@@ -57,10 +57,10 @@ class Router:
 
     @property
     def corpus(self):
-        raise ConfigError(
-            "this needs the whole corpus on one box: a sharded index answers searches only",
-            "serve the index without --ray for ask, evidence and excerpts",
-        )
+        raise _one_box()
+
+    def context(self, *args):
+        raise _one_box()
 
     def search(
         self,
@@ -105,7 +105,7 @@ class Router:
 
     def _gather(self, clients: list[ShardClient], call: Callable[[ShardClient], Pending], clock: "_Deadline"):
         """(answers, the clients that gave them, names of those that did not) by the deadline."""
-        pending = []
+        pending: list[tuple[ShardClient, Pending | None]] = []
         for client in clients:
             try:
                 pending.append((client, call(client)))
@@ -129,6 +129,13 @@ class Router:
                 f"no shard answered within {self.deadline:g} s", "check the Ray cluster (`ray status`) and the shards"
             )
         return answers, answered, missing
+
+
+def _one_box() -> ConfigError:
+    return ConfigError(
+        "this needs the whole corpus on one box: a sharded index answers searches only",
+        "serve the index without --ray for ask, evidence and excerpts",
+    )
 
 
 class _Deadline:

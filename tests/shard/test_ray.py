@@ -1,0 +1,85 @@
+"""`videorag shard` + `serve --ray`: the shards as Ray Serve deployments on a local Ray cluster
+(one replica process per shard), searched through the real HTTP app: the hits of the unsharded
+index; a killed shard's replica leaves a partial answer that says so, within the deadline."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.reliability.media import tiny_videos
+from videorag import Config, VideoRAG
+from videorag.embed.hashing import HashingEmbedder
+from videorag.serve.app import create_app
+from videorag.serve.service import ServeConfig, Service
+from videorag.shard.serving import attach
+from videorag.shard.split import split
+
+ray = pytest.importorskip("ray")
+serve = pytest.importorskip("ray.serve")
+QUERIES = ["boil water in a kettle", "kettle", "water", "the first video", "clean the filter"]
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("sharded")
+    tiny_videos(root / "library", 4, seconds=6)
+    index = root / "index"
+    rag = VideoRAG(index, Config(), embedder=HashingEmbedder())
+    rag.add([root / "library"])
+    found = split(rag.library, 2)
+    assert [s["videos"] for s in found["shards"]] == [2, 2]
+    return index
+
+
+def unjudged() -> Config:
+    config = Config()
+    config.search.judge.enabled = False  # module-wide: made before the per-test no_installed_judge
+    return config
+
+
+@pytest.fixture(scope="module")
+def clients(index):
+    def client(rag) -> TestClient:
+        return TestClient(create_app(Service(rag, ServeConfig(index))), base_url="http://127.0.0.1")
+
+    sharded = VideoRAG(index, unjudged(), embedder=HashingEmbedder())
+    assert attach(sharded, "local", replicas=1, deadline=1.0) == 2
+    yield client(VideoRAG(index, unjudged(), embedder=HashingEmbedder())), client(sharded)
+    serve.shutdown()
+    ray.shutdown()
+
+
+def test_the_shards_on_ray_give_the_whole_index_hits(clients):
+    whole, sharded = clients
+    for query in QUERIES:
+        for moments in ("false", "true"):
+            params = {"q": query, "top_k": 4, "moments": moments}
+            expected = whole.get("/search", params=params).json()
+            found = sharded.get("/search", params=params).json()
+            assert not found["missing_shards"]
+            assert same(found["results"]) == same(expected["results"])  # scores: to float32 rounding
+
+
+def same(results: list[dict]) -> list[dict]:
+    return [{**r, "score": round(r["score"], 5)} for r in results]
+
+
+def test_ask_on_a_sharded_index_says_it_needs_one_box(clients):
+    _, sharded = clients
+    answer = sharded.post("/ask", json={"question": "how do I boil water?"})
+    assert answer.status_code == 400 and "one box" in answer.text
+
+
+def test_a_killed_shard_gives_a_partial_answer_within_a_second(clients):
+    _, sharded = clients
+    replica = next(
+        a for a in ray.util.list_named_actors(all_namespaces=True) if "videorag-shard-1" in a["name"] and "REPLICA" in a["name"]
+    )
+    ray.kill(ray.get_actor(replica["name"], namespace=replica["namespace"]), no_restart=True)
+    start = time.perf_counter()
+    found = sharded.get("/search", params={"q": "kettle", "top_k": 4}).json()
+    assert time.perf_counter() - start < 1.5  # the 1 s deadline, plus the query's own embedding and the HTTP
+    assert found["missing_shards"] == ["1"]

@@ -1,0 +1,95 @@
+"""The shards as Ray Serve deployments: one application per shard (`replicas` copies of it for
+throughput), each replica a `ShardNode` over the shard's folder; `ServeShard` is the router's
+client of one. No HTTP proxy is started: the router calls the deployments by handle, and
+`videorag serve` keeps its own HTTP API and MCP in front.
+
+On several machines every node that may hold a replica needs the shard folders at the same path
+(a shared file system, or the folders copied there)."""
+
+from __future__ import annotations
+
+import logging
+
+from ..registry import require
+from .node import ShardNode, ShardQuery
+
+log = logging.getLogger(__name__)
+APP = "videorag-shard-{}"
+
+
+class ShardReplica:
+    """One replica of one shard's deployment."""
+
+    def __init__(self, folder: str):
+        self.node = ShardNode(folder)
+
+    def statistics(self, query: ShardQuery) -> dict:
+        return self.node.statistics(query)
+
+    def found(self, query: ShardQuery) -> list:
+        return self.node.found(query)
+
+
+class ServeShard:
+    """The router's client of one shard's deployment (`router.ShardClient`)."""
+
+    def __init__(self, name: str, handle):
+        self.name, self.handle = name, handle
+
+    def statistics(self, query: ShardQuery) -> "Response":
+        return Response(self.handle.statistics.remote(query))
+
+    def found(self, query: ShardQuery) -> "Response":
+        return Response(self.handle.found.remote(query))
+
+
+class Response:
+    """A deployment's pending answer; one not in by its timeout is cancelled."""
+
+    def __init__(self, response):
+        self.response = response
+
+    def result(self, timeout: float):
+        try:
+            return self.response.result(timeout_s=timeout)
+        except TimeoutError:
+            self.response.cancel()
+            raise
+
+
+def connect(address: str | None) -> None:
+    """Join the Ray cluster at `address` ("auto": the one this machine belongs to; "local" or
+    None: start one in this process)."""
+    ray = require("ray", "ray")
+    if not ray.is_initialized():
+        ray.init(
+            address=None if address in (None, "local") else address,
+            ignore_reinit_error=True,
+            logging_level=logging.WARNING,
+            log_to_driver=False,
+        )
+
+
+def deploy(manifest: dict, replicas: int = 1, cpus: float = 1.0) -> list[ServeShard]:
+    """Start (or update) one deployment per shard of `manifest` (`split.manifest`) on the
+    connected Ray cluster and return their clients, in shard order."""
+    require("ray", "ray")
+    from ray import serve
+
+    serve.start(proxy_location="Disabled")
+    clients = []
+    for k, shard in enumerate(manifest["shards"]):
+        name = APP.format(k)
+        deployment = serve.deployment(ShardReplica, name=name, num_replicas=replicas)
+        app = deployment.options(ray_actor_options={"num_cpus": cpus}).bind(shard["folder"])
+        clients.append(ServeShard(str(k), serve.run(app, name=name, route_prefix=None)))
+    log.info("%d shard deployments of %d replicas", len(clients), replicas)
+    return clients
+
+
+def shutdown(count: int) -> None:
+    """Remove the shard applications `deploy` started."""
+    from ray import serve
+
+    for k in range(count):
+        serve.delete(APP.format(k))
