@@ -255,6 +255,7 @@ LAYERS = (
     ("rerank",),                                                       # scoring a short list
     ("methods", "answerability", "verify"),                            # ranked evidence, its checks
     ("generate",),                                                     # answers from evidence
+    ("shard",),                                                        # search across machines
     ("ingest",),                                                       # filling the index
     ("library",),                                                      # the index's one writer
     ("pipeline",),                                                     # VideoRAG

@@ -58,8 +58,10 @@ class Hit(Citation):
 class SearchResult(BaseModel):
     query: str
     results: list[Hit] = Field(description="best first")
-    missing_shards: list[str] | None = Field(
-        default=None, description="a sharded index's shards that did not answer in time: the results are partial"
+    missing_shards: list[str] = Field(
+        default_factory=list,
+        description="the shards of a sharded index (`serve --ray`) that did not answer in time: the results are "
+        "partial; empty: they are whole",
     )
 
 

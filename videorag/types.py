@@ -105,11 +105,11 @@ class Hits(list):
 
 def search_json(query: str, hits: list[Hit]) -> dict:
     """The one JSON shape of search results (CLI `--json`, HTTP API, MCP): `schemas.SearchResult`."""
-    out: dict = {"query": query, "results": [h.to_dict() for h in hits]}
-    missing = getattr(hits, "missing", ())
-    if missing:
-        out["missing_shards"] = list(missing)
-    return out
+    return {
+        "query": query,
+        "results": [h.to_dict() for h in hits],
+        "missing_shards": list(getattr(hits, "missing", ())),
+    }
 
 
 @dataclass
