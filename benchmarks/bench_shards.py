@@ -6,6 +6,8 @@ their real MiniLM vectors (`ann_data.real`), chunks of 4 segments and whole vide
 the normalised mean of their segments': the benchmark measures routing, not chunk quality);
 `--copies C` repeats it C times with noisy vectors (same texts) for a larger collection. Queries:
 real WikiHowQA questions with their precomputed vectors, so no figure includes query embedding.
+"One box" is the whole corpus's snapshot searched in this process (ANN indexes where a level has
+≥ `ann_min_rows` units, as a served index has them).
 
 Per shard count (`--shards 1,2,4`): the shards are written (`shard.split.write`), deployed on a
 local Ray cluster started here (one replica each), and every query is searched through the
@@ -21,15 +23,15 @@ from pathlib import Path
 
 import numpy as np
 
-from . import ann_data
-from .bench_ann import BENCH
-
 from videorag.config import SearchConfig
 from videorag.methods import create_method
 from videorag.retrieve import Corpus, Level, Searcher
 from videorag.shard.node import ShardNode, ShardQuery
 from videorag.shard.router import Router
 from videorag.shard.split import write
+
+from . import ann_data
+from .bench_ann import BENCH
 
 CHUNK = 4  # segments per chunk
 
@@ -52,7 +54,7 @@ def main(run) -> dict:
     queries = [(questions[i], query_vectors[i]) for i in pick]
     config = SearchConfig()
     method = create_method("textvideorag", config)
-    whole = _one_box(corpus, queries, method, config)
+    whole = _one_box(run.work / "one-box", corpus, queries, method, config)
     results = {
         "command": run.command,
         "videos": len(corpus.video_ids),
@@ -122,8 +124,10 @@ def _grouped(key: np.ndarray, owners: np.ndarray, vectors: np.ndarray, docs: lis
     return Level.build(owners[first], starts, starts + max(seconds, 1.0), texts, summed)
 
 
-def _one_box(corpus: Corpus, queries, method, config) -> dict:
-    searcher = Searcher(corpus, embedder=None)
+def _one_box(folder: Path, corpus: Corpus, queries, method, config) -> dict:
+    """The whole corpus as one box serves it: its snapshot (ANN indexes on large levels)."""
+    write(corpus, "bench", folder, 1, config.ann_min_rows, config.ann_compress_rows)
+    searcher = Searcher(ShardNode(str(folder / "0")).searcher.corpus, embedder=None)
     times, tops = [], []
     for text, vector in queries[:20] + queries:
         start = time.perf_counter()
@@ -200,10 +204,10 @@ def _killed(router: Router, text: str, method, config) -> dict:
     """Kill shard 1's replica; the next search's time and what it says is missing."""
     import ray
 
-    name = next(
-        a for a in ray.util.list_named_actors(all_namespaces=True) if "videorag-shard-1" in a["name"] and "REPLICA" in a["name"]
-    )
-    ray.kill(ray.get_actor(name["name"], namespace=name["namespace"]), no_restart=True)
+    from videorag.shard.ray_serve import replicas
+
+    for replica in replicas(1):
+        ray.kill(replica, no_restart=True)
     start = time.perf_counter()
     hits = router.search(text, method, config, 10)
     return {"seconds": round(time.perf_counter() - start, 3), "missing": list(hits.missing), "hits": len(hits)}

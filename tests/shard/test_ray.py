@@ -1,6 +1,7 @@
 """`videorag shard` + `serve --ray`: the shards as Ray Serve deployments on a local Ray cluster
 (one replica process per shard), searched through the real HTTP app: the hits of the unsharded
 index; a killed shard's replica leaves a partial answer that says so, within the deadline."""
+
 from __future__ import annotations
 
 import time
@@ -14,6 +15,7 @@ from videorag import Config, VideoRAG
 from videorag.embed.hashing import HashingEmbedder
 from videorag.serve.app import create_app
 from videorag.serve.service import ServeConfig, Service
+from videorag.shard.ray_serve import replicas
 from videorag.shard.serving import attach
 from videorag.shard.split import split
 
@@ -75,10 +77,8 @@ def test_ask_on_a_sharded_index_says_it_needs_one_box(clients):
 
 def test_a_killed_shard_gives_a_partial_answer_within_a_second(clients):
     _, sharded = clients
-    replica = next(
-        a for a in ray.util.list_named_actors(all_namespaces=True) if "videorag-shard-1" in a["name"] and "REPLICA" in a["name"]
-    )
-    ray.kill(ray.get_actor(replica["name"], namespace=replica["namespace"]), no_restart=True)
+    (replica,) = replicas(1)
+    ray.kill(replica, no_restart=True)
     start = time.perf_counter()
     found = sharded.get("/search", params={"q": "kettle", "top_k": 4}).json()
     assert time.perf_counter() - start < 1.5  # the 1 s deadline, plus the query's own embedding and the HTTP

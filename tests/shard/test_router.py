@@ -115,9 +115,9 @@ def test_a_sharded_search_gives_the_whole_index_hits(tmp_path, embedder, n, meth
             assert sharded.missing == ()
 
 
-def test_ann_levels_merge_their_candidates_into_the_collection_short_list(tmp_path, embedder):
+def test_shards_keep_the_whole_index_ann_cells_and_find_what_it_finds(tmp_path, embedder):
     corpus = corpus_of(embedder, videos=60)
-    config = SearchConfig(ann_min_rows=15, ann_probes=10_000, ann_shortlist=12)  # every cell probed: exact
+    config = SearchConfig(ann_min_rows=15, ann_probes=1)  # one of the √n cells: far from exact
     nodes = shards(tmp_path, corpus, 3, ann_min_rows=15)
     assert all(node.searcher.corpus.videos.ann is not None for node in nodes)
     one = shards(tmp_path / "one", corpus, 1, ann_min_rows=15)[0].searcher.corpus  # the whole index, with its ANN
@@ -125,8 +125,12 @@ def test_ann_levels_merge_their_candidates_into_the_collection_short_list(tmp_pa
     whole = Searcher(one, embedder)
     router = Router([Local(node, str(k)) for k, node in enumerate(nodes)], _embed(embedder))
     chosen = create_method("textvideorag", config)
+    exact, differs = Searcher(corpus, embedder), 0
     for query in QUERIES:
-        assert hits(router.search(query, chosen, config, 10)) == hits(whole.search(query, chosen, config, 10))
+        expected = hits(whole.search(query, chosen, config, 10))
+        assert hits(router.search(query, chosen, config, 10)) == expected
+        differs += expected != hits(exact.search(query, chosen, config, 10))
+    assert differs  # the ANN levels were searched approximately, not exactly
 
 
 def test_a_late_or_broken_shard_gives_a_partial_answer_within_the_deadline(tmp_path, embedder):
@@ -159,3 +163,10 @@ def test_videos_are_spread_by_segments():
 
 def _embed(embedder):
     return lambda text: embed_queries(embedder, [text])[0]
+
+
+def test_a_judged_search_is_refused_on_a_sharded_index(tmp_path, embedder):
+    nodes = shards(tmp_path, corpus_of(embedder), 2)
+    router = Router([Local(node, str(k)) for k, node in enumerate(nodes)], _embed(embedder))
+    with pytest.raises(ConfigError, match="judge"):
+        router.search("kettle", create_method("textvideorag", SearchConfig(), judged=True), SearchConfig())

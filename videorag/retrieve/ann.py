@@ -30,6 +30,10 @@ class ANN(Protocol):
         nearest cells (a compressed index: the `shortlist` best, re-scored)."""
         ...
 
+    def subset(self, rows: np.ndarray) -> tuple[ANN, Vectors]:
+        """(index, vectors) of level rows `rows` alone, searched as this index searches them."""
+        ...
+
     def grown(self, vectors: Vectors, new: Vectors) -> tuple[ANN, Vectors]:
         """(index, the level's vectors) with `new` appended as the next rows (their nearest cells)."""
         ...

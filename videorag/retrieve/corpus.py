@@ -83,23 +83,25 @@ class Level:
 
     def subset(self, videos: np.ndarray) -> "Level":
         """The items of `videos` (ascending corpus rows), those videos numbered 0, 1, … in that
-        order. BM25 keeps this level's idf and average length (`BM25.subset`): a shard's scores
-        are the whole collection's."""
+        order. BM25 keeps this level's idf and average length (`BM25.subset`), an ANN index its
+        kind (`ANN.subset`): a shard scores as the whole collection does."""
         lo, hi = np.searchsorted(self.owner, videos), np.searchsorted(self.owner, np.asarray(videos) + 1)
         sizes = hi - lo
         offsets = np.r_[0, np.cumsum(sizes)]
         items = np.repeat(lo - offsets[:-1], sizes) + np.arange(offsets[-1])
         owner = np.searchsorted(videos, self.owner[items]).astype(np.int32)
         block_starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if len(owner) else np.zeros(0, np.int64)
+        ann, vectors = self.ann.subset(items) if self.ann is not None else (None, self.vectors[items])
         return Level(
             owner,
             np.asarray(self.starts)[items],
             np.asarray(self.ends)[items],
             [self.texts[int(i)] for i in items],
-            np.ascontiguousarray(np.asarray(self.vectors[items], np.float32)),
+            vectors if ann is not None else np.ascontiguousarray(np.asarray(vectors, np.float32)),
             self.bm25.subset(items),
             block_starts,
             owner[block_starts] if len(owner) else np.zeros(0, np.int32),
+            ann,
         )
 
     def expand(self, rows: np.ndarray, scores: np.ndarray) -> np.ndarray:

@@ -45,6 +45,11 @@ class IVF:
         scores = np.concatenate([self.vectors[lo:hi] @ query for lo, hi in spans])
         return rows, scores
 
+    def subset(self, rows: np.ndarray) -> tuple["IVF", Vectors]:
+        """(index, vectors) of level rows `rows`, in this index's cells (`subset`)."""
+        part = subset(self, rows)
+        return part, InRowOrder(part)
+
     def grown(self, vectors: Vectors, new: Vectors) -> tuple["IVF", Vectors]:
         """(index, the level's vectors) with `new` appended as the next rows (see `extended`)."""
         grown = extended(self, new)
@@ -75,6 +80,17 @@ class IVF:
         order = np.argsort(cell, kind="stable").astype(np.int32)
         offsets = np.r_[0, np.cumsum(np.bincount(cell, minlength=cells))].astype(np.int64)
         return cls(centroids, offsets, order, np.ascontiguousarray(np.asarray(vectors, np.float32)[order]))
+
+
+def subset(ivf: IVF, rows: np.ndarray) -> IVF:
+    """The vectors of level rows `rows`, as rows 0, 1, … of an index with the same cells (a
+    shard's: every shard then probes the cells the whole index would, so together they find
+    what it finds)."""
+    cell_of_row = np.repeat(np.arange(ivf.cells, dtype=np.int32), np.diff(ivf.offsets))[ivf.positions]
+    cell = cell_of_row[rows]
+    order = np.argsort(cell, kind="stable").astype(np.int32)
+    offsets = np.r_[0, np.cumsum(np.bincount(cell, minlength=ivf.cells))].astype(np.int64)
+    return IVF(ivf.centroids, offsets, order, np.ascontiguousarray(ivf.vectors[ivf.positions[rows[order]]]))
 
 
 def extended(ivf: IVF, vectors: Vectors) -> IVF:

@@ -115,6 +115,16 @@ class IVFPQ:
         index.add(np.ascontiguousarray(new, np.float32))
         return IVFPQ(index, vectors)
 
+    def subset(self, rows: np.ndarray) -> tuple["IVFPQ", np.ndarray]:
+        """(index, vectors in memory) of level rows `rows`: the same cells and codebooks (no
+        training), so a shard probes the cells the whole index would."""
+        vectors = np.ascontiguousarray(self.vectors[np.asarray(rows)], np.float32)
+        index = _faiss().clone_index(self.index)
+        index.reset()
+        for lo in range(0, len(vectors), BLOCK):
+            index.add(vectors[lo : lo + BLOCK])
+        return IVFPQ(index, vectors), vectors
+
     def grown(self, vectors, new) -> tuple["IVFPQ", np.ndarray]:
         """(index, the level's vectors, in memory) with `new` appended as the next rows."""
         new = np.asarray(new, np.float32)

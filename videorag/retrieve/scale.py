@@ -34,64 +34,61 @@ class Scale:
 @dataclass
 class Moments:
     """One shard's statistics of a level for one query. BM25 over every item: count, range,
-    sum, sum of squares. Dense: an exact level's over every item (range, sum, sum of squares,
-    the sum of dense·BM25); an ANN level's as its candidates' (dense, BM25) pairs, since which
-    ones make the collection's short list is known only once every shard's are in."""
+    sum, sum of squares. Dense over the items that have a score — every item of an exact level,
+    an ANN's candidates (all of its probed cells) — as their count, range, Σd, Σd², Σd·l and Σl;
+    or, for an ANN that gives a short list, its candidates' (dense, BM25) `pairs`, since which of
+    them make the collection's short list is known only once every shard's are in."""
 
     n: int
     lexical: tuple[float, float]
     lexical_sums: tuple[float, float]
+    found: int = 0
     dense: tuple[float, float] = (math.inf, -math.inf)
-    dense_sums: tuple[float, float, float] = (0.0, 0.0, 0.0)  # Σd, Σd², Σd·l
-    pairs: np.ndarray | None = None  # (candidates, 2): dense, BM25 (an ANN level)
-    short: bool = False  # the candidates are the ANN's short list (else every vector of its probed cells)
+    dense_sums: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # Σd, Σd², Σd·l, Σl over found
+    pairs: np.ndarray | None = None  # (candidates, 2): dense, BM25 (an ANN's short list)
 
 
 def exact_moments(dense: np.ndarray, lexical: np.ndarray) -> Moments:
     """`Moments` of a level scored exactly (every item has a dense score)."""
-    d, lx = dense.astype(np.float64), lexical.astype(np.float64)
-    return Moments(
-        len(lx),
-        _range(lx),
-        (float(lx.sum()), float(lx @ lx)),
-        _range(d),
-        (float(d.sum()), float(d @ d), float(d @ lx)),
-    )
+    return candidate_moments(lexical, None, dense, short=False)
 
 
-def candidate_moments(lexical: np.ndarray, rows: np.ndarray, dense: np.ndarray, short: bool) -> Moments:
-    """`Moments` of an ANN level: BM25 over every item, dense over its candidates `rows`
-    (`short`: the ANN's short list)."""
+def candidate_moments(lexical: np.ndarray, rows: np.ndarray | None, dense: np.ndarray, short: bool) -> Moments:
+    """`Moments` of a level: BM25 over every item, dense over the items `rows` (None: all);
+    `short`: they are an ANN's short list."""
     lx = lexical.astype(np.float64)
-    pairs = np.stack([dense.astype(np.float64), lx[rows]], axis=1) if len(rows) else np.zeros((0, 2))
-    return Moments(len(lx), _range(lx), (float(lx.sum()), float(lx @ lx)), pairs=pairs, short=short)
+    d = dense.astype(np.float64)
+    found_l = lx if rows is None else lx[rows]
+    moments = Moments(len(lx), _range(lx), (float(lx.sum()), float(lx @ lx)))
+    if short:
+        moments.pairs = np.stack([d, found_l], axis=1) if len(d) else np.zeros((0, 2))
+        return moments
+    moments.found, moments.dense = len(d), _range(d)
+    moments.dense_sums = (float(d.sum()), float(d @ d), float(d @ found_l), float(found_l.sum()))
+    return moments
 
 
 def merged(parts: list[Moments], alpha: float, shortlist: int) -> Scale:
-    """The collection's `Scale` from its shards' `Moments`. An ANN level's candidates are all
-    the shards', or where the ANN gives a short list, the `shortlist` best of them; a shard whose
-    level is small enough to be scored exactly adds all its items."""
+    """The collection's `Scale` from its shards' `Moments`; of short lists, the `shortlist`
+    best candidates over all shards count."""
     n = sum(p.n for p in parts)
     lexical = (min(p.lexical[0] for p in parts), max(p.lexical[1] for p in parts))
     sum_l, sum_ll = (sum(p.lexical_sums[i] for p in parts) for i in (0, 1))
-    exact = [p for p in parts if p.pairs is None]
-    found = sum(p.n for p in exact)
-    dense = (min((p.dense[0] for p in exact), default=math.inf), max((p.dense[1] for p in exact), default=-math.inf))
-    sums = [sum(p.dense_sums[i] for p in exact) for i in range(3)]
-    sum_found_l = sum(p.lexical_sums[0] for p in exact)
+    found = sum(p.found for p in parts)
+    dense = (min(p.dense[0] for p in parts), max(p.dense[1] for p in parts))
+    sums = [sum(p.dense_sums[i] for p in parts) for i in range(4)]
     floor = -math.inf
-    if len(exact) < len(parts):
+    if any(p.pairs is not None for p in parts):
         pairs = np.concatenate([p.pairs for p in parts if p.pairs is not None])
-        if len(pairs) > shortlist and any(p.short for p in parts):
+        if len(pairs) > shortlist:
             pairs = pairs[np.argsort(-pairs[:, 0], kind="stable")[:shortlist]]
             floor = float(pairs[-1, 0])
         d, lx = pairs[:, 0], pairs[:, 1]
         found += len(d)
         low, high = _range(d)
         dense = (min(dense[0], low), max(dense[1], high))
-        sums = [sums[0] + float(d.sum()), sums[1] + float(d @ d), sums[2] + float(d @ lx)]
-        sum_found_l += float(lx.sum())
-    std = _fused_std(n, found, dense, lexical, tuple(sums), (sum_l, sum_ll, sum_found_l), alpha)
+        sums = [sums[0] + float(d.sum()), sums[1] + float(d @ d), sums[2] + float(d @ lx), sums[3] + float(lx.sum())]
+    std = _fused_std(n, found, dense, lexical, tuple(sums), (sum_l, sum_ll), alpha)
     return Scale(dense, lexical, floor, std)
 
 
@@ -102,8 +99,8 @@ def _fused_std(n, found, dense, lexical, sums, lexical_sums, alpha: float) -> fl
         return 0.0
     a = alpha / (dense[1] - dense[0]) if dense[1] - dense[0] >= SPREAD else 0.0
     b = (1 - alpha) / (lexical[1] - lexical[0]) if lexical[1] - lexical[0] >= SPREAD else 0.0
-    sum_d, sum_dd, sum_dl = sums
-    sum_l, sum_ll, sum_found_l = lexical_sums
+    sum_d, sum_dd, sum_dl, sum_found_l = sums
+    sum_l, sum_ll = lexical_sums
     low = dense[0] if found else 0.0
     sum_x = sum_d - found * low
     sum_xx = sum_dd - 2 * low * sum_d + found * low * low

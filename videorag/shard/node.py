@@ -33,7 +33,6 @@ class ShardQuery:
     config: SearchConfig
     top_k: int
     moments: bool = False
-    judged: bool = False
     question: str | None = None
     shared: dict = field(default_factory=dict)  # round 2: level name → the collection's Scale
 
@@ -69,7 +68,7 @@ class ShardNode:
         return self.searcher.found(qc, self._method(query), query.top_k, query.moments)
 
     def _method(self, query: ShardQuery):
-        return create_method(query.method, query.config, query.judged)
+        return create_method(query.method, query.config)
 
     def _context(self, query: ShardQuery, done: bool = False) -> QueryContext:
         """The query's context: the one round 1 made (its scores computed once), else new."""

@@ -70,12 +70,16 @@ def connect(address: str | None) -> None:
         )
 
 
-def deploy(manifest: dict, replicas: int = 1, cpus: float = 1.0) -> list[ServeShard]:
+def deploy(manifest: dict, replicas: int = 1, cpus: float | None = None) -> list[ServeShard]:
     """Start (or update) one deployment per shard of `manifest` (`split.manifest`) on the
-    connected Ray cluster and return their clients, in shard order."""
-    require("ray", "ray")
+    connected Ray cluster and return their clients, in shard order. `cpus` per replica (default:
+    one, or the cluster's CPUs shared out when it has fewer than replicas: a replica that
+    cannot be placed would wait forever)."""
+    ray = require("ray", "ray")
     from ray import serve
 
+    count = len(manifest["shards"]) * replicas
+    cpus = cpus if cpus is not None else min(1.0, float(ray.cluster_resources().get("CPU", 1)) / count)
     serve.start(proxy_location="Disabled")
     clients = []
     for k, shard in enumerate(manifest["shards"]):
@@ -85,6 +89,19 @@ def deploy(manifest: dict, replicas: int = 1, cpus: float = 1.0) -> list[ServeSh
         clients.append(ServeShard(str(k), serve.run(app, name=name, route_prefix=None)))
     log.info("%d shard deployments of %d replicas", len(clients), replicas)
     return clients
+
+
+def replicas(shard: int) -> list:
+    """The actor handles of shard `shard`'s running replicas (to watch or stop them)."""
+    import ray
+
+    name = APP.format(shard)
+    found = ray.util.list_named_actors(all_namespaces=True)
+    return [
+        ray.get_actor(a["name"], namespace=a["namespace"])
+        for a in found
+        if "REPLICA" in a["name"] and f"{name}#" in a["name"]
+    ]
 
 
 def shutdown(count: int) -> None:

@@ -78,6 +78,8 @@ class Router:
         if "shardable" not in METHODS.traits(name):
             shardable = ", ".join(n for n in METHODS.names() if "shardable" in METHODS.traits(n))
             raise ConfigError(f"method {name!r} does not run on a sharded index", f"use one of: {shardable}")
+        if method is not getattr(method, "inner", method):
+            raise ConfigError("the judge does not run on a sharded index", "search it with --no-judge")
         query = Query(query) if isinstance(query, str) else query
         top_k = top_k or config.top_k
         start = time.perf_counter()
@@ -89,7 +91,6 @@ class Router:
             config,
             top_k,
             moments,
-            judged=method is not getattr(method, "inner", method),
             question=query.question,
         )
         live, missing, rounds = list(self.clients), [], 2 if hasattr(method, "statistics") else 1

@@ -21,7 +21,8 @@ def attach(rag, address: str, replicas: int = 1, deadline: float = 1.0) -> int:
     if found["token"] != snapshot.token(rag.location):
         log.warning("the shards are older than the index: run `videorag shard` again to search what changed since")
     query = rag.query_embedder  # the index's own model, checked before anything is deployed
-    check_embedder(rag.location, open_meta(rag.location), query.model_name, query.dim, getattr(query, "fingerprint", None))
+    fingerprint = getattr(query, "fingerprint", None)
+    check_embedder(rag.location, open_meta(rag.location), query.model_name, query.dim, fingerprint)
     ray_serve.connect(address)
     clients = ray_serve.deploy(found, replicas)
     embed = lambda text: embed_queries(query, [text])[0]  # noqa: E731

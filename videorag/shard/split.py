@@ -12,11 +12,13 @@ from __future__ import annotations
 import heapq
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import IndexError_
+from ..retrieve import ann as ann_kinds
 from ..retrieve import snapshot
 from ..retrieve.corpus import Corpus
 
@@ -56,7 +58,10 @@ def split(library, n: int, progress=None) -> dict:
 
 
 def write(corpus: Corpus, made: str, root: Path, n: int, ann_min_rows: int, compress_rows: int, progress=None) -> dict:
-    """`corpus` as `n` shard snapshots under `root` (replaced), made at the index token `made`."""
+    """`corpus` as `n` shard snapshots under `root` (replaced), made at the index token `made`.
+    A level large enough for an ANN index gets one over the whole collection first, and each
+    shard keeps its cells (`ANN.subset`): the shards probe the cells the whole index would."""
+    corpus = _indexed(corpus, ann_min_rows, compress_rows)
     sizes = np.bincount(np.asarray(corpus.segments.owner), minlength=len(corpus.video_ids))
     if root.exists():
         shutil.rmtree(root)
@@ -72,6 +77,18 @@ def write(corpus: Corpus, made: str, root: Path, n: int, ann_min_rows: int, comp
     found = {"token": made, "embed_model": corpus.embed_model, "shards": shards}
     (root / "manifest.json").write_text(json.dumps(found, indent=1))
     return found
+
+
+def _indexed(corpus: Corpus, ann_min_rows: int, compress_rows: int) -> Corpus:
+    """`corpus` with an ANN index on each level that would have one (the given corpus unchanged)."""
+    levels = {}
+    for name in ("segments", "chunks", "videos"):
+        level = getattr(corpus, name)
+        kind = ann_kinds.choose(len(level), ann_min_rows, compress_rows)
+        if level.ann is None and kind is not None:
+            level = replace(level, ann=ann_kinds.build(kind, level.vectors))
+        levels[name] = level
+    return replace(corpus, **levels)
 
 
 def _current(library) -> tuple[Corpus, str]:
