@@ -86,11 +86,12 @@ def subset(ivf: IVF, rows: np.ndarray) -> IVF:
     """The vectors of level rows `rows`, as rows 0, 1, … of an index with the same cells (a
     shard's: every shard then probes the cells the whole index would, so together they find
     what it finds)."""
-    cell_of_row = np.repeat(np.arange(ivf.cells, dtype=np.int32), np.diff(ivf.offsets))[ivf.positions]
-    cell = cell_of_row[rows]
+    positions = ivf.positions
+    assert positions is not None, "set by IVF.__post_init__"
+    cell = np.repeat(np.arange(ivf.cells, dtype=np.int32), np.diff(ivf.offsets))[positions[rows]]
     order = np.argsort(cell, kind="stable").astype(np.int32)
     offsets = np.r_[0, np.cumsum(np.bincount(cell, minlength=ivf.cells))].astype(np.int64)
-    return IVF(ivf.centroids, offsets, order, np.ascontiguousarray(ivf.vectors[ivf.positions[rows[order]]]))
+    return IVF(ivf.centroids, offsets, order, np.ascontiguousarray(ivf.vectors[positions[rows[order]]]))
 
 
 def extended(ivf: IVF, vectors: Vectors) -> IVF:
