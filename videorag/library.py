@@ -303,12 +303,18 @@ class Library:
 
     def optimize(self) -> dict:
         """Compact the index's tables and rebuild its search snapshot (ANN indexes and CARVE's
-        chunk views included)."""
+        chunk views included) and, when the index has shards (`videorag shard`), as many shards
+        over every video it holds now."""
         index = self.index
         with index.writer():
             index.refresh()
             index.compact()
-        return self.save_snapshot()
+        found = self.save_snapshot()
+        from .shard.split import count, split
+
+        if shards := count(self.location.local):  # rebalanced over the videos indexed since
+            found["shards"] = split(self, shards)["shards"]
+        return found
 
     # -- the search snapshot ------------------------------------------------------------------
     def corpus(self, only: set[str] | None = None) -> Corpus:

@@ -92,6 +92,9 @@ def cmd_optimize(rag, args) -> int:
     found = rag.library.optimize()
     levels = ", ".join(f"{name} {level['rows']} ({describe(level)})" for name, level in found["levels"].items())
     print(f"compacted; search snapshot rebuilt in {found['seconds']:.1f} s: {levels}", file=sys.stderr)
+    if "shards" in found:
+        sizes = ", ".join(str(s["segments"]) for s in found["shards"])
+        print(f"{len(found['shards'])} shards rebalanced (segments: {sizes})", file=sys.stderr)
     return EXIT_OK
 
 

@@ -98,6 +98,14 @@ def _current(library) -> tuple[Corpus, str]:
     return (corpus, made) if corpus is not None else library.read()
 
 
+def count(index: Path) -> int:
+    """How many shards the index at `index` has (0: none)."""
+    try:
+        return len(json.loads((Path(index) / FOLDER / "manifest.json").read_text())["shards"])
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
 def manifest(index: Path) -> dict:
     """The shard manifest of the index at `index`, with each shard's folder made absolute."""
     root = Path(index) / FOLDER

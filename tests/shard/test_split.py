@@ -1,0 +1,31 @@
+"""`videorag shard` on a real index, and `videorag optimize` rebalancing the shards over what was
+indexed since."""
+from __future__ import annotations
+
+import pytest
+
+from tests.reliability.media import tiny_video, tiny_videos
+from videorag import Config, VideoRAG
+from videorag.embed.hashing import HashingEmbedder
+from videorag.errors import IndexError_
+from videorag.retrieve import snapshot
+from videorag.shard.split import count, manifest, split
+
+
+def test_shards_cover_the_index_and_optimize_rebalances_them(tmp_path):
+    tiny_videos(tmp_path / "first", 3, seconds=6)
+    rag = VideoRAG(tmp_path / "index", Config(), embedder=HashingEmbedder())
+    rag.add([tmp_path / "first"])
+    with pytest.raises(IndexError_, match="fewer shards"):
+        split(rag.library, 4)
+    found = split(rag.library, 2)
+    assert sorted(s["videos"] for s in found["shards"]) == [1, 2] and count(tmp_path / "index") == 2
+    (tmp_path / "more").mkdir()
+    for i in range(3, 6):
+        tiny_video(tmp_path / "more" / f"video-{i}.mp4", 6, seed=i)
+    rag.add([tmp_path / "more"])
+    rag.library.optimize()
+    shards = manifest(tmp_path / "index")["shards"]
+    assert [s["videos"] for s in shards] == [3, 3]
+    held = [v for s in shards for v in snapshot.manifest(s["folder"])["video_ids"]]
+    assert sorted(held) == sorted(snapshot.manifest(tmp_path / "index")["video_ids"]) and len(held) == 6
