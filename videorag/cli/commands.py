@@ -101,8 +101,8 @@ def cmd_optimize(rag, args) -> int:
 def cmd_shard(rag, args) -> int:
     from ..shard.split import split
 
-    found = split(rag.library, args.shards)
-    sizes = ", ".join(f"{s['videos']} videos / {s['segments']} segments" for s in found["shards"])
+    found = split(rag.library, args.shards, progress=lambda done, total: say(f"shard {done}/{total} written"))
+    sizes = ", ".join(f"{s['videos']} video(s) / {s['segments']} segments" for s in found["shards"])
     say(f"{len(found['shards'])} shards under {rag.location.local / 'shards'}: {sizes}")
     say(f"serve them with: videorag serve --index {rag.location} --ray local")
     return EXIT_OK
