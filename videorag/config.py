@@ -168,14 +168,14 @@ class RerankConfig:
 
 @dataclass
 class JudgeConfig:
-    """Judged search (`videorag.methods.judged`): the steps of the best videos, read by a
-    language model (the `llm` reranker in `reranker`), choose each video's cited moment, the
-    order of moments and, in part, the order of videos."""
+    """Judged search (`videorag.methods.judged`): the best videos' steps, read by a language model (the
+    `llm` reranker in `reranker`), choose each video's cited moment and order moments and videos."""
 
     enabled: bool | None = None       # None: off for `search`, on for `ask` when a judge model is installed
     videos: int = 3                   # best videos whose steps compete
     candidates: int = 5               # steps judged per query: the cost (≈ 0.45 s each on 2 cores)
     per_video: int | None = None      # at most this many of them from one video (None: no cap)
+    each_video: bool = True           # every one of the `videos` has its best step among them
     weight: float = 0.8               # a judged step's score: this share the judge's P(yes), the rest retrieval's
     video_weight: float = 0.5         # a judged video's score: this share its best judged step, the rest retrieval's
     read_context: int = 0             # sentences on either side shown to the judge (marked as context)

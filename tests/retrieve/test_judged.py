@@ -95,7 +95,7 @@ def test_judge_weight_zero_keeps_retrieval_order_of_steps():
 
 def test_a_step_the_judge_cannot_read_counts_as_an_average_judgement():
     unreadable = [(t.replace("chapter one,", "??? chapter one,"), s) for t, s in GARDEN]
-    hit = search(QUESTION, judged=True, garden=unreadable, cite_context=0)[0]
+    hit = search(QUESTION, judged=True, garden=unreadable, cite_context=0, each_video=False)[0]  # 5 garden steps
     assert ANSWER_WORD in hit.text   # judged yes beats the unjudged heading (the mean of 0.9 and 0.1s)
 
 
@@ -138,3 +138,18 @@ def test_a_steps_own_sentence_similarity_lifts_it_before_the_judge_reads():
     found = with_vectors(qc, [step(GARDEN[4][0]), step(GARDEN[2][0])])
     assert found[1].own > found[0].own and found[1].score(0.5) > found[0].score(0.5)
     assert np.isclose(found[1].own, 2 / 3) and np.isclose(found[0].own, 1 / 3)   # a third of `own` is the sentence's
+
+
+def test_each_judged_video_has_its_best_step_among_the_candidates():
+    from types import SimpleNamespace
+
+    from videorag.methods.judged import _chosen
+
+    def step(video, score):
+        return SimpleNamespace(cited=SimpleNamespace(video=video), score=lambda share, s=score: s)
+
+    found = [step(0, s) for s in (0.9, 0.8, 0.7, 0.6, 0.55)] + [step(1, 0.3), step(2, 0.2), step(2, 0.1)]
+    assert [s.score(0) for s in _chosen(found, 5, 0.5, False)] == [0.9, 0.8, 0.7, 0.6, 0.55]
+    assert [(s.cited.video, s.score(0)) for s in _chosen(found, 5, 0.5, True)] == [
+        (0, 0.9), (0, 0.8), (0, 0.7), (1, 0.3), (2, 0.2)
+    ]

@@ -73,7 +73,7 @@ class Judged:
         pool = [int(v) for v in top(ranking.videos, cfg.videos)]
         found = [s for v in pool for s in video_steps(qc, ranking, v, self.config)[: cfg.per_video]]
         found = with_vectors(qc, sorted(found, key=lambda s: -s.score(share))[:EMBEDDED])
-        chosen = sorted(found, key=lambda s: -s.score(share))[: cfg.candidates]
+        chosen = _chosen(found, cfg.candidates, share, cfg.each_video)
         if len(chosen) < 2:
             return ranking
         start = time.perf_counter()
@@ -93,6 +93,17 @@ class Judged:
             _video_scores(ranking.videos, pool, judged, cfg.video_weight),
             lambda v: _moments(ranking.moments(v), judged.get(v)),
         )
+
+
+def _chosen(found: list["StepCandidate"], k: int, share: float, each_video: bool) -> list["StepCandidate"]:
+    """The `k` best steps by retrieval score; with `each_video`, each video's best step first."""
+    ranked = sorted(found, key=lambda s: -s.score(share))
+    if not each_video:
+        return ranked[:k]
+    firsts = list({s.cited.video: s for s in reversed(ranked)}.values())  # each video's best step
+    firsts = sorted(firsts, key=lambda s: -s.score(share))[:k]
+    rest = [s for s in ranked if all(s is not f for f in firsts)]
+    return sorted(firsts + rest[: k - len(firsts)], key=lambda s: -s.score(share))
 
 
 @dataclass
