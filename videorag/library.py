@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -317,26 +317,33 @@ class Library:
         return found
 
     # -- the search snapshot ------------------------------------------------------------------
-    def corpus(self, only: set[str] | None = None) -> Corpus:
+    def corpus(self, only: set[str] | None = None, into: Path | None = None) -> Corpus:
         """The search corpus read from the index (see `videorag.retrieve.build`)."""
         from .retrieve.build import corpus_of
 
-        return corpus_of(self.index, only)
+        return corpus_of(self.index, only, into)
 
     def save_snapshot(self) -> dict:
-        """Build the search corpus from the index and save it as the index's snapshot (every
-        searcher, here or in another process, maps it instead of reading the index)."""
+        """Build the search corpus from the index straight into a new snapshot (its large levels
+        a block at a time) and make it the index's (every searcher, here or in another process,
+        maps it instead of reading the index). Returns its manifest."""
         with self._saving:
-            return self._save(*self.read())
+            return self._save_anew()
+
+    def _save_anew(self) -> dict:
+        from .retrieve import snapshot
+
+        made = snapshot.token(self.location)  # before reading: a later write makes it stale
+        return self._save(lambda folder: self.corpus(into=folder), made)
 
     def read(self) -> tuple[Corpus, str]:
-        """(the corpus read from the index, the change token it was read at)."""
+        """(the corpus read from the index into memory, the change token it was read at)."""
         from .retrieve import snapshot
 
         made = snapshot.token(self.location)  # before reading: a later write makes it stale
         return self.corpus(), made
 
-    def _save(self, corpus: Corpus, made: str) -> dict:
+    def _save(self, corpus: Corpus | Callable[[Path], Corpus], made: str) -> dict:
         from .retrieve import snapshot
 
         search = self.config.search
@@ -355,8 +362,10 @@ class Library:
             extended = self.extend_snapshot(base) if base is not None else None
             if extended is not None:
                 return extended
-            corpus, made = self.read()
-            self._save(corpus, made)
+            made = self._save_anew()["token"]
+            corpus = snapshot.load(self.location, made)
+            if corpus is None:  # replaced by a newer one at once: searched from memory
+                return self.read()
             return corpus, made
 
     def extend_snapshot(self, base: dict) -> tuple[Corpus, str] | None:

@@ -148,9 +148,9 @@ def test_a_large_level_gets_an_ann_index_and_still_finds_the_answer(tmp_path, ki
 
 
 def _spy(corpus_of, calls):
-    def spied(index, only=None):
+    def spied(index, only=None, into=None):
         calls.append(None if only is None else len(only))
-        return corpus_of(index, only)
+        return corpus_of(index, only, into)
     return spied
 
 

@@ -35,6 +35,17 @@ class Reads(IndexState):
         table = self._tables["units"].to_arrow()
         return table.filter(pc.is_in(table["video_id"], value_set=pa.array(ids, pa.string())))
 
+    def unit_rows(self, kind: str) -> pa.Table:
+        """Video, times, text and row id (`_rowid`) of every `kind` unit, orphans included
+        (no vectors: at 10M segments those are read in batches, `unit_vectors`)."""
+        query = self._tables["units"].search().where(f"kind = {quote(kind)}")
+        return query.select(["video_id", "start", "end", "text"]).with_row_id(True).to_arrow()
+
+    def unit_vectors(self, kind: str, batch: int) -> pa.RecordBatchReader:
+        """Row id and vector of every `kind` unit, about `batch` at a time."""
+        query = self._tables["units"].search().where(f"kind = {quote(kind)}")
+        return query.select(["vector"]).with_row_id(True).to_batches(batch)
+
     def segments(self, video_id: str, kind: str = "segment") -> list[Segment]:
         rows = (
             self._tables["units"]

@@ -12,7 +12,7 @@ from typing import Callable, Protocol
 import numpy as np
 
 from .ivf import IVF, Vectors
-from .ivfpq import IVFPQ
+from .ivfpq import IVFPQ, RowFile
 
 KINDS: dict[str, type[IVF] | type[IVFPQ]] = {IVF.kind: IVF, IVFPQ.kind: IVFPQ}
 
@@ -50,8 +50,9 @@ def choose(rows: int, min_rows: int, compress_rows: int) -> str | None:
     return IVFPQ.kind if rows >= compress_rows else IVF.kind
 
 
-def build(kind: str, vectors: Vectors) -> ANN:
-    return KINDS[kind].build(vectors)
+def build(kind: str, vectors: Vectors | RowFile) -> ANN:
+    """A `kind` index of `vectors` (an array, or a `RowFile`: rows read from disk, nothing mapped)."""
+    return KINDS[kind].build(vectors)  # type: ignore[arg-type]
 
 
 def load(info: dict | None, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple[ANN | None, Vectors]:

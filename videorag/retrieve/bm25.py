@@ -5,14 +5,48 @@ the index and memory-mapped back (`arrays` / `from_arrays`): opening costs nothi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .text import tokenize
 
+BLOCK = 100_000  # documents counted at a time: Python lists never hold more than a block's terms
 ARRAYS = ("tf_indptr", "tf_indices", "tf_counts", "lengths", "w_indptr", "w_rows", "w_data", "idf")
+
+
+class TermCounts:
+    """Term counts of documents added a block at a time (`add`), kept as numpy arrays (a Python
+    list of every term of 10M documents would take gigabytes), into one growing vocabulary."""
+
+    def __init__(self, analyzer: Callable[[str], list[str]] = tokenize):
+        self.analyzer = analyzer
+        self.vocab: dict[str, int] = {}
+        self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def add(self, texts: Iterable[str]) -> None:
+        cols: list[int] = []
+        counts: list[int] = []
+        sizes: list[int] = []
+        lengths: list[int] = []
+        for text in texts:
+            terms = Counter(self.analyzer(text))
+            cols.extend(self.vocab.setdefault(term, len(self.vocab)) for term in terms)
+            counts.extend(terms.values())
+            sizes.append(len(terms))
+            lengths.append(sum(terms.values()))
+        arrays = (cols, np.int32), (counts, np.float32), (sizes, np.int64), (lengths, np.float32)
+        self.parts.append(tuple(np.asarray(values, dtype) for values, dtype in arrays))  # type: ignore[arg-type]
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(indptr, term columns, counts, lengths) of every document added, CSR by document."""
+        cols, counts, sizes, lengths = (
+            np.concatenate([part[i] for part in self.parts]) if self.parts else np.zeros(0, dtype)
+            for i, dtype in enumerate((np.int32, np.float32, np.int64, np.float32))
+        )
+        self.parts = []
+        return np.r_[0, np.cumsum(sizes)].astype(np.int64), cols, counts, lengths
 
 
 class BM25:
@@ -34,17 +68,15 @@ class BM25:
             self._build(texts)
 
     def _build(self, texts: Sequence[str]) -> None:
-        self.vocab: dict[str, int] = {}
-        cols: list[int] = []
-        counts: list[int] = []
-        lengths, indptr = np.zeros(len(texts), np.float32), [0]
-        for row, text in enumerate(texts):
-            terms = Counter(self.analyzer(text))
-            lengths[row] = sum(terms.values())
-            cols.extend(self.vocab.setdefault(term, len(self.vocab)) for term in terms)
-            counts.extend(terms.values())
-            indptr.append(len(cols))
-        self._set(np.asarray(indptr, np.int64), np.asarray(cols, np.int32), np.asarray(counts, np.float32), lengths)
+        counts = TermCounts(self.analyzer)
+        for lo in range(0, len(texts), BLOCK):
+            counts.add(texts[lo : lo + BLOCK])
+        self.use(counts)
+
+    def use(self, counts: "TermCounts") -> None:
+        """Weigh the documents counted in `counts` (their vocabulary becomes this one's)."""
+        self.vocab = counts.vocab
+        self._set(*counts.arrays())
 
     def _set(
         self,

@@ -4,16 +4,21 @@ Searches never come here: they map the snapshot (`videorag.retrieve.snapshot`)."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from .corpus import Corpus, FrameVectors, Level
+from .stream import level_into
 from .views import DEFAULT_CHUNK_SECONDS
 from .views import build as build_views
 
 
-def corpus_of(index, only: set[str] | None = None) -> Corpus:
+def corpus_of(index, only: set[str] | None = None, into: Path | None = None) -> Corpus:
     """The corpus of every video in `index` (a `VideoIndex`), or of the videos in `only`
-    (then transcripts alone, for extending a snapshot)."""
+    (then transcripts alone, for extending a snapshot). With `into` (a new snapshot's folder),
+    the segment and chunk levels are written there a block at a time and mapped
+    (`videorag.retrieve.stream`: no level whole in memory); else they are built in memory."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -22,8 +27,12 @@ def corpus_of(index, only: set[str] | None = None) -> Corpus:
         videos = videos.filter(pc.is_in(videos["video_id"], value_set=pa.array(sorted(only), pa.string())))
     ids = videos["video_id"].to_pylist()
     row = {v: i for i, v in enumerate(ids)}
-    units = index.units(set(ids))  # the videos of this read only (an ingest may be committing)
-    segment, chunk = (_level(units, kind, row, index.meta["dim"]) for kind in ("segment", "chunk"))
+    dim = index.meta["dim"]
+    if into is not None:  # the videos of this read only (an ingest may be committing)
+        segment, chunk = (level_into(into, index, name, row, dim) for name in ("segment", "chunk"))
+    else:
+        units = index.units(set(ids))
+        segment, chunk = (_level(units, kind, row, dim) for kind in ("segment", "chunk"))
     whole = Level.build(
         np.arange(len(ids), dtype=np.int32),
         np.zeros(len(ids)),

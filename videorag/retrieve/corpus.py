@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
@@ -34,6 +35,7 @@ class Level:
     block_starts: np.ndarray  # first item of each video's block
     block_owner: np.ndarray  # owner of each block
     ann: ann_kinds.ANN | None = None  # approximate nearest neighbours (large levels of a snapshot)
+    folder: Path | None = None  # the snapshot folder its arrays are mapped from
 
     @classmethod
     def build(cls, owner, starts, ends, texts, vectors) -> "Level":

@@ -59,6 +59,9 @@ class RowFile:
             data = b"".join(os.pread(self.fd, self.row_bytes, self.offset + int(r) * self.row_bytes) for r in rows)
         return np.frombuffer(data, np.float32).reshape(-1, self.shape[1])
 
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return np.asarray(self[0 : len(self)], dtype)
+
     def __del__(self):
         if hasattr(self, "fd"):
             os.close(self.fd)

@@ -24,7 +24,7 @@ import os
 import shutil
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +36,7 @@ from . import ann as ann_kinds
 from .bm25 import ARRAYS, BM25
 from .corpus import Corpus, FrameVectors, Level
 from .ivf import Vectors
+from .ivfpq import RowFile
 from .text import ANALYZER, bigrams, tokenize
 from .views import ChunkViews, NoFrames, View
 
@@ -116,7 +117,7 @@ def load(index, fresh_token: str) -> Corpus | None:
         return None
     folder = Path(found["folder"])
     try:
-        levels = {name: _load_level(folder, name, found["levels"][name]) for name in found["levels"]}
+        levels = {name: load_level(folder, name, found["levels"][name]) for name in found["levels"]}
         visual = _mapped(folder / "visual.npy") if found.get("visual") else None
         frames = (
             FrameVectors(*(_mapped(folder / f"frame.{key}.npy") for key in FRAME_ARRAYS))
@@ -143,7 +144,8 @@ def load(index, fresh_token: str) -> Corpus | None:
     return corpus
 
 
-def _load_level(folder: Path, name: str, info: dict) -> Level:
+def load_level(folder: Path, name: str, info: dict) -> Level:
+    """Level `name` mapped from `folder` (`info`: its manifest entry; the level knows its folder)."""
     array = lambda key: _mapped(folder / f"{name}.{key}.npy")  # noqa: E731
     ann, vectors = ann_kinds.load(info.get("ann"), folder, name, array)
     level = Level(
@@ -156,6 +158,7 @@ def _load_level(folder: Path, name: str, info: dict) -> Level:
         array("block_starts"),
         array("block_owner"),
         ann,
+        folder,
     )
     if info.get("bigrams"):
         level.__dict__["bigram_bm25"] = _load_bm25(folder, f"{name}.bigram", bigrams)  # the cached property
@@ -169,7 +172,7 @@ def _load_bm25(folder: Path, name: str, analyzer=tokenize) -> BM25:
     )
 
 
-def _save_bm25(folder: Path, name: str, bm25: BM25) -> None:
+def save_bm25(folder: Path, name: str, bm25: BM25) -> None:
     for key, value in bm25.arrays().items():
         np.save(folder / f"{name}.{key}.npy", np.asarray(value))
     (folder / f"{name}.vocab.json").write_text(json.dumps(sorted(bm25.vocab, key=bm25.vocab.__getitem__)))
@@ -182,17 +185,25 @@ def _mapped(path: Path) -> np.ndarray:
 
 
 def save(
-    corpus: Corpus, index, made_token: str, ann_min_rows: int, compress_rows: int = SearchConfig.ann_compress_rows
+    corpus: Corpus | Callable[[Path], Corpus],
+    index,
+    made_token: str,
+    ann_min_rows: int,
+    compress_rows: int = SearchConfig.ann_compress_rows,
 ) -> dict:
-    """Write `corpus` as the index's snapshot made at `made_token`; levels of ≥ `ann_min_rows`
-    units get an ANN index (also attached to the corpus): IVF-Flat, or from `compress_rows` on
-    IVF-PQ (`ann.choose`). Returns the manifest."""
+    """Write `corpus` as the index's snapshot made at `made_token` (or the corpus that
+    `corpus(FOLDER)` builds, whose levels may already be written in the new snapshot's folder:
+    `videorag.retrieve.stream`); levels of ≥ `ann_min_rows` units get an ANN index (also attached
+    to the corpus): IVF-Flat, or from `compress_rows` on IVF-PQ (`ann.choose`). Returns the
+    manifest."""
     start = time.perf_counter()
     root = locate(index).local / FOLDER
     root.mkdir(parents=True, exist_ok=True)
     name = f"s{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:8]}"
     tmp = root / f".tmp-{name}"
     tmp.mkdir()
+    if callable(corpus):
+        corpus = corpus(tmp)
     named = dict(zip(LEVELS, (corpus.segments, corpus.chunks, corpus.videos)))
     if corpus.captions is not None:
         named["caption"] = corpus.captions
@@ -200,7 +211,8 @@ def save(
     for level_name, level in named.items():
         kind = ann_kinds.choose(len(level), ann_min_rows, compress_rows)
         if level.ann is None and kind is not None:
-            level.ann = ann_kinds.build(kind, level.vectors)
+            here = level.folder == tmp  # its vectors are read from the file, not mapped
+            level.ann = ann_kinds.build(kind, RowFile(tmp / f"{level_name}.vectors.npy") if here else level.vectors)
         levels[level_name] = _save_level(tmp, level_name, level, bigram=level_name == "video")
     if corpus.visual is not None:
         np.save(tmp / "visual.npy", np.asarray(corpus.visual, np.float32))
@@ -229,24 +241,31 @@ def save(
 
 
 def _save_level(folder: Path, name: str, level: Level, bigram: bool = False) -> dict:
-    """One level's arrays; with `bigram`, its phrase BM25 too (built now, not on a first query)."""
-    _save_texts(folder, name, level.texts)
-    _save_bm25(folder, name, level.bm25)
+    """One level's arrays (those of a level written here already: its ANN index alone); with
+    `bigram`, its phrase BM25 too (built now, not on a first query)."""
+    here = level.folder == folder
+    arrays: dict[str, Vectors] = {}
+    if not here:
+        _save_texts(folder, name, level.texts)
+        save_bm25(folder, name, level.bm25)
+        arrays = {key: getattr(level, key) for key in ("owner", "starts", "ends", "block_starts", "block_owner")}
     if bigram:
-        _save_bm25(folder, f"{name}.bigram", level.bigram_bm25)
-    arrays: dict[str, Vectors] = {
-        "owner": level.owner,
-        "starts": level.starts,
-        "ends": level.ends,
-        "block_starts": level.block_starts,
-        "block_owner": level.block_owner,
-    }
+        save_bm25(folder, f"{name}.bigram", level.bigram_bm25)
     ann = level.ann
     arrays.update(ann.stored(folder, name, level.vectors) if ann is not None else {"vectors": level.vectors})
     for key, value in arrays.items():
-        np.save(folder / f"{name}.{key}.npy", np.asarray(value))
+        if not (here and value is level.vectors):
+            _put(folder / f"{name}.{key}.npy", value)
     found = {"kind": ann.kind, "cells": ann.cells} if ann is not None else None
     return {"rows": len(level), "ann": found, "bigrams": bigram}
+
+
+def _put(path: Path, value) -> None:
+    """`value` saved at `path` by a rename (a file mapped meanwhile keeps its old content)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as handle:
+        np.save(handle, np.asarray(value))
+    os.replace(tmp, path)
 
 
 def _save_views(folder: Path, views: ChunkViews) -> dict:
