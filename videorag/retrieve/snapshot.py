@@ -204,16 +204,19 @@ def save(
     tmp.mkdir()
     if callable(corpus):
         corpus = corpus(tmp)
+    read = round(time.perf_counter() - start, 1)
     named = dict(zip(LEVELS, (corpus.segments, corpus.chunks, corpus.videos)))
     if corpus.captions is not None:
         named["caption"] = corpus.captions
     levels = {}
     for level_name, level in named.items():
+        begun = time.perf_counter()
         kind = ann_kinds.choose(len(level), ann_min_rows, compress_rows)
         if level.ann is None and kind is not None:
             here = level.folder == tmp  # its vectors are read from the file, not mapped
             level.ann = ann_kinds.build(kind, RowFile(tmp / f"{level_name}.vectors.npy") if here else level.vectors)
         levels[level_name] = _save_level(tmp, level_name, level, bigram=level_name == "video")
+        levels[level_name]["seconds"] = round(time.perf_counter() - begun, 1)  # its ANN index and arrays
     if corpus.visual is not None:
         np.save(tmp / "visual.npy", np.asarray(corpus.visual, np.float32))
     if corpus.frames is not None:
@@ -233,6 +236,7 @@ def save(
         "embed_model": corpus.embed_model,
         "views": _save_views(tmp, corpus.chunk_views),
         "seconds": round(time.perf_counter() - start, 3),
+        "read_seconds": read,  # the corpus read from the index (and its streamed levels written)
     }
     (tmp / "manifest.json").write_text(json.dumps(found))
     os.replace(tmp, root / name)
