@@ -6,8 +6,9 @@
    of their segments) and its search snapshot (IVF on the segment level); report build times and
    size on disk;
 2. in a new process: open + first query, warm p50 / p95 of the default method (`textvideorag`,
-   plain search) and of `--moments` search, peak RSS. Queries are synthetic vectors (a segment's
-   vector plus noise: a paraphrase), so the search runs through the real searcher without a model;
+   plain search), of `--moments` search and of its two halves alone (`dense`, `bm25`), peak RSS.
+   Queries are synthetic vectors (a segment's vector plus noise: a paraphrase), so the search
+   runs through the real searcher without a model;
    the real query embedder's time is measured apart (`embed_ms`);
 3. recall@10 of the IVF path against exact search on the same vectors, for several probe counts;
 4. today's in-memory path (`retrieve.build.corpus_of`: read every unit, build BM25 in Python) at the
@@ -149,8 +150,9 @@ def child_serve(index_dir: Path, queries: int) -> dict:
     rng = random.Random(1)
     texts = [f"q:{rng.randrange(len(vectors))} {question(rng)}" for _ in range(queries)]
     out = {"open_and_first_query_s": round(first, 3)}
-    for name, moments in (("search", False), ("moments", True)):
-        times = times_ms(lambda text: rag.search(text, top_k=10, moments=moments), texts)
+    for name, method, moments in (("search", None, False), ("moments", None, True), ("dense", "dense", False),
+                                  ("bm25", "bm25", False)):   # the default method, then its two halves alone
+        times = times_ms(lambda text: rag.search(text, top_k=10, method=method, moments=moments), texts)
         out.update({f"{name}_{k}": v for k, v in percentiles(times, digits=1).items()})
     out["peak_rss_gb"] = _peak_rss_gb()
     out["rss_now_gb"] = {k: _status_gb(k) for k in ("RssAnon", "RssFile")}   # own memory / mapped files

@@ -34,6 +34,8 @@ BENCHES = (
           "growth, cold CLI"),
     Bench("ann", "bench_ann:main", "ANN indexes side by side on real MiniLM vectors replicated with noise: "
           "today's IVF-Flat, faiss IVF-PQ / IVF-SQ8, usearch HNSW; build time and memory, p50 / p95, recall@10, RSS"),
+    Bench("ann_quality", "bench_ann_quality:main", "WikiHowQA retrieval quality with the segment level searched "
+          "exactly, through IVF-Flat and IVF-PQ, at 60k real segments: recall, nDCG, same top-10 as exact"),
     Bench("shards", "bench_shards:main", "sharded search on Ray Serve (1 / 2 / 4 shards, one box: a simulation) "
           "against one box on real WikiHowQA vectors: same top-10, p50 / p95, per-shard cost, a killed shard"),
     Bench("memory", "bench_memory:main", "peak RSS and × realtime of `videorag index` against video length"),

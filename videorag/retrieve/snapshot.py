@@ -217,6 +217,13 @@ def save(
             level.ann = ann_kinds.build(kind, RowFile(tmp / f"{level_name}.vectors.npy") if here else level.vectors)
         levels[level_name] = _save_level(tmp, level_name, level, bigram=level_name == "video")
         levels[level_name]["seconds"] = round(time.perf_counter() - begun, 1)  # its ANN index and arrays
+        log.info(
+            "search snapshot: %s level (%d units, %s) saved in %.1f s",
+            level_name,
+            len(level),
+            describe(levels[level_name]),
+            levels[level_name]["seconds"],
+        )
     if corpus.visual is not None:
         np.save(tmp / "visual.npy", np.asarray(corpus.visual, np.float32))
     if corpus.frames is not None:

@@ -6,7 +6,9 @@ batches and written in place (`pwrite`, nothing mapped while writing)."""
 
 from __future__ import annotations
 
+import logging
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +18,8 @@ import pyarrow.compute as pc
 from .bm25 import BLOCK, BM25, TermCounts
 from .corpus import Level
 from .snapshot import load_level, save_bm25
+
+log = logging.getLogger(__name__)
 
 VECTOR_BATCH = 65_536  # vectors read from the index at a time
 
@@ -52,7 +56,7 @@ class NpyFile:
 def level_into(folder: Path, index, kind: str, row: dict[str, int], dim: int) -> Level:
     """The units of `kind` of `index` (a `VideoIndex`; of the videos in `row`, numbered by it),
     written as level `kind` under `folder` and mapped from there (`Level.folder`)."""
-    name, small = kind, index.unit_rows(kind)
+    begun, name, small = time.perf_counter(), kind, index.unit_rows(kind)
     ids = pa.array(list(row), pa.string())
     owner = pc.index_in(small["video_id"], value_set=ids).fill_null(-1).to_numpy().astype(np.int32)
     live = np.flatnonzero(owner >= 0)  # an interrupted write's orphans are left out
@@ -74,6 +78,9 @@ def level_into(folder: Path, index, kind: str, row: dict[str, int], dim: int) ->
     rowids = small["_rowid"].to_numpy()
     del small, texts
     _write_vectors(folder / f"{name}.vectors.npy", index.unit_vectors(kind, VECTOR_BATCH), rowids, order, dim)
+    log.info(
+        "search snapshot: %s level (%d units) read and written in %.1f s", name, len(order), time.perf_counter() - begun
+    )
     return load_level(folder, name, {"ann": None})
 
 
