@@ -205,25 +205,7 @@ def save(
     if callable(corpus):
         corpus = corpus(tmp)
     read = round(time.perf_counter() - start, 1)
-    named = dict(zip(LEVELS, (corpus.segments, corpus.chunks, corpus.videos)))
-    if corpus.captions is not None:
-        named["caption"] = corpus.captions
-    levels = {}
-    for level_name, level in named.items():
-        begun = time.perf_counter()
-        kind = ann_kinds.choose(len(level), ann_min_rows, compress_rows)
-        if level.ann is None and kind is not None:
-            here = level.folder == tmp  # its vectors are read from the file, not mapped
-            level.ann = ann_kinds.build(kind, RowFile(tmp / f"{level_name}.vectors.npy") if here else level.vectors)
-        levels[level_name] = _save_level(tmp, level_name, level, bigram=level_name == "video")
-        levels[level_name]["seconds"] = round(time.perf_counter() - begun, 1)  # its ANN index and arrays
-        log.info(
-            "search snapshot: %s level (%d units, %s) saved in %.1f s",
-            level_name,
-            len(level),
-            describe(levels[level_name]),
-            levels[level_name]["seconds"],
-        )
+    levels = _save_levels(tmp, corpus, ann_min_rows, compress_rows)
     if corpus.visual is not None:
         np.save(tmp / "visual.npy", np.asarray(corpus.visual, np.float32))
     if corpus.frames is not None:
@@ -249,6 +231,31 @@ def save(
     os.replace(tmp, root / name)
     _point(root, name)
     return found
+
+
+def _save_levels(tmp: Path, corpus: Corpus, ann_min_rows: int, compress_rows: int) -> dict:
+    """Every text level of `corpus` saved under `tmp`, with its ANN index where it is large
+    enough (`ann.choose`); their manifest entries by name."""
+    named = dict(zip(LEVELS, (corpus.segments, corpus.chunks, corpus.videos)))
+    if corpus.captions is not None:
+        named["caption"] = corpus.captions
+    levels = {}
+    for level_name, level in named.items():
+        begun = time.perf_counter()
+        kind = ann_kinds.choose(len(level), ann_min_rows, compress_rows)
+        if level.ann is None and kind is not None:
+            here = level.folder == tmp  # its vectors are read from the file, not mapped
+            level.ann = ann_kinds.build(kind, RowFile(tmp / f"{level_name}.vectors.npy") if here else level.vectors)
+        levels[level_name] = _save_level(tmp, level_name, level, bigram=level_name == "video")
+        levels[level_name]["seconds"] = round(time.perf_counter() - begun, 1)  # its ANN index and arrays
+        log.info(
+            "search snapshot: %s level (%d units, %s) saved in %.1f s",
+            level_name,
+            len(level),
+            describe(levels[level_name]),
+            levels[level_name]["seconds"],
+        )
+    return levels
 
 
 def _save_level(folder: Path, name: str, level: Level, bigram: bool = False) -> dict:
