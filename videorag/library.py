@@ -371,12 +371,15 @@ class Library:
     def extend_snapshot(self, base: dict) -> tuple[Corpus, str] | None:
         """Save the snapshot `base` plus the videos indexed since it was made, without reading
         the rest of the index again; None (nothing done) when videos were also removed or moved
-        since, the index has more than transcripts (frames, captions), or `base` cannot be read."""
-        from .retrieve import snapshot
+        since, the index has more than transcripts (frames, captions), a level's vectors are
+        meant to stay on disk (`ann.grows_in_memory`), or `base` cannot be read."""
+        from .retrieve import ann, snapshot
 
         made = snapshot.token(self.location)
         index = self.index
         if index.has_visual or index.has_captions:
+            return None
+        if not all(ann.grows_in_memory(level["ann"]) for level in base["levels"].values()):
             return None
         current = dict(zip(*index.videos(["video_id", "path"]).to_pydict().values()))
         added = set(current) - set(base["video_ids"])

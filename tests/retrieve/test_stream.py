@@ -81,3 +81,17 @@ def test_an_npy_file_written_in_runs_reads_back_whole(tmp_path):
     out.scatter(np.array([4, 5, 6, 7, 8, 0, 1, 2, 3]), x[[4, 5, 6, 7, 8, 0, 1, 2, 3]])
     out.close()
     assert np.array_equal(np.load(tmp_path / "x.npy"), x)
+
+
+@pytest.mark.parametrize("compress_rows, extended", [(10_000, True), (400, False)])
+def test_a_snapshot_with_vectors_on_disk_is_rebuilt_not_extended_in_memory(index, compress_rows, extended):
+    from videorag import Config, VideoRAG
+
+    config = Config(show_progress=False, search=SearchConfig(ann_min_rows=200, ann_compress_rows=compress_rows))
+    rag = VideoRAG(index.location.local, config, embedder=HashingEmbedder())
+    rag.library.save_snapshot()
+    base = snapshot.manifest(index.location)
+    index.add_many([_record(HashingEmbedder(), 40, random.Random(2))])   # one more video
+    assert (rag.library.extend_snapshot(base) is not None) == extended    # IVF-PQ (480 ≥ 400): not in memory
+    hits = rag.search("the oven bread part 40 step 2")
+    assert snapshot.fresh(index.location) and hits[0].video_id == "v40"

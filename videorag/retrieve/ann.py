@@ -50,6 +50,13 @@ def choose(rows: int, min_rows: int, compress_rows: int) -> str | None:
     return IVFPQ.kind if rows >= compress_rows else IVF.kind
 
 
+def grows_in_memory(info: dict | None) -> bool:
+    """Whether a saved level (its manifest's `ann` entry) may be extended in memory: not one with
+    IVF-PQ, whose float32 vectors are meant to stay on disk (15 GB at 10M units); a snapshot with
+    one is rebuilt from the index instead, a level at a time."""
+    return not info or info["kind"] != IVFPQ.kind
+
+
 def build(kind: str, vectors: Vectors | RowFile) -> ANN:
     """A `kind` index of `vectors` (an array, or a `RowFile`: rows read from disk, nothing mapped)."""
     return KINDS[kind].build(vectors)  # type: ignore[arg-type]
