@@ -1,6 +1,7 @@
 """A snapshot's levels written from the index a block at a time (`retrieve.stream`) hold what the
 in-memory build holds, and search the same."""
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -67,6 +68,8 @@ def test_a_streamed_snapshot_searches_like_one_saved_from_memory(index, tmp_path
     other = tmp_path / "memory"
     snapshot.save(corpus_of(index), other, "t2", min_rows, compress_rows)
     memory = snapshot.load(other, "t2")
+    files = [sorted(p.name for p in Path(found["folder"]).iterdir()) for found in (snapshot.manifest(index.location), snapshot.manifest(other))]
+    assert files[0] == files[1]   # the same arrays, no leftover copy of the vectors
     config = SearchConfig()
     for method in ("textvideorag", "bm25"):
         for query in ("tighten the guitar string part 21 step 3", "heat the oven bread"):

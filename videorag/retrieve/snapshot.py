@@ -274,6 +274,8 @@ def _save_level(folder: Path, name: str, level: Level, bigram: bool = False) -> 
     for key, value in arrays.items():
         if not (here and value is level.vectors):
             _put(folder / f"{name}.{key}.npy", value)
+    if here and "vectors" not in arrays:  # the index holds them (IVF-Flat, in cell order): no second copy
+        (folder / f"{name}.vectors.npy").unlink()
     found = {"kind": ann.kind, "cells": ann.cells} if ann is not None else None
     return {"rows": len(level), "ann": found, "bigrams": bigram}
 
