@@ -24,9 +24,14 @@ def _record(n: int, embedder) -> VideoRecord:
 
 
 def _results(rag: VideoRAG) -> list:
-    """Hits of every query, scores to 6 decimals (float32 sums in another order differ in the 8th)."""
-    return [[{**h.to_dict(), "score": round(h.score, 6)} for h in rag.search(q, 5, moments=moments)]
-            for q in QUERIES for moments in (False, True)]
+    return [[h.to_dict() for h in rag.search(q, 5, moments=moments)] for q in QUERIES for moments in (False, True)]
+
+
+def _alike(found: list, expected: list) -> bool:
+    """The same hits, scores within 1e-6 (float32 sums taken in another order differ in the 8th digit)."""
+    flat = [(a, b) for run_a, run_b in zip(found, expected) for a, b in zip(run_a, run_b)]
+    return [len(r) for r in found] == [len(r) for r in expected] and all(
+        {**a, "score": 0} == {**b, "score": 0} and abs(a["score"] - b["score"]) <= 1e-6 for a, b in flat)
 
 
 def _fragments(rag: VideoRAG, table: str) -> int:
@@ -70,4 +75,4 @@ def test_optimize_gives_large_levels_compressed_vectors_that_search_alike(tmp_pa
     assert {level["ann"]["kind"] for level in made["levels"].values()} == {"ivf-pq"}
     reader = VideoRAG(tmp_path / "index", Config(), embedder=embedder)
     assert reader.library.info()["search"]["levels"]["segment"]["index"].startswith("ivf-pq (")
-    assert _results(reader) == before    # every row within the probes and the short list: exact scores
+    assert _alike(_results(reader), before)    # every row within the probes and the short list: exact scores
