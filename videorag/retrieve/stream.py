@@ -56,32 +56,32 @@ class NpyFile:
 def level_into(folder: Path, index, kind: str, row: dict[str, int], dim: int) -> Level:
     """The units of `kind` of `index` (a `VideoIndex`; of the videos in `row`, numbered by it),
     written as level `kind` under `folder` and mapped from there (`Level.folder`)."""
-    begun, name, small = time.perf_counter(), kind, index.unit_rows(kind)
+    begun, small = time.perf_counter(), index.unit_rows(kind)
     ids = pa.array(list(row), pa.string())
     owner = pc.index_in(small["video_id"], value_set=ids).fill_null(-1).to_numpy().astype(np.int32)
     live = np.flatnonzero(owner >= 0)  # an interrupted write's orphans are left out
-    starts = small["start"].to_numpy()[live]
-    order = live[np.lexsort((starts, owner[live]))]
+    starts = small["start"].to_numpy()
+    order = live[np.lexsort((starts[live], owner[live]))]
     owner = owner[order]
     block_starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]) if len(owner) else np.zeros(0, np.int64)
     for key, value in {
         "owner": owner,
-        "starts": small["start"].to_numpy()[order],
+        "starts": starts[order],
         "ends": small["end"].to_numpy()[order],
         "block_starts": block_starts,
         "block_owner": owner[block_starts],
     }.items():
-        np.save(folder / f"{name}.{key}.npy", value)
+        np.save(folder / f"{kind}.{key}.npy", value)
     texts = small["text"].cast(pa.large_string()).take(pa.array(order))
-    _write_texts(folder, name, texts)
-    save_bm25(folder, name, _bm25(texts))
+    _write_texts(folder, kind, texts)
+    save_bm25(folder, kind, _bm25(texts))
     rowids = small["_rowid"].to_numpy()
     del small, texts
-    _write_vectors(folder / f"{name}.vectors.npy", index.unit_vectors(kind, VECTOR_BATCH), rowids, order, dim)
+    _write_vectors(folder / f"{kind}.vectors.npy", index.unit_vectors(kind, VECTOR_BATCH), rowids, order, dim)
     log.info(
-        "search snapshot: %s level (%d units) read and written in %.1f s", name, len(order), time.perf_counter() - begun
+        "search snapshot: %s level (%d units) read and written in %.1f s", kind, len(order), time.perf_counter() - begun
     )
-    return load_level(folder, name, {"ann": None})
+    return load_level(folder, kind, {"ann": None})
 
 
 def _write_texts(folder: Path, name: str, texts: pa.ChunkedArray) -> None:
