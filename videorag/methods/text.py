@@ -16,6 +16,8 @@ from ..retrieve.fusion import alpha_fuse, minmax, normalised, rrf_fuse
 from ..retrieve.moments import text_moments
 from ..retrieve.scale import Moments, Scale, candidate_moments, exact_moments, merged
 
+SHORT_READS = 4  # a compressed level's BM25 short list reads at most this × `candidates` postings per term
+
 
 def ranking(qc, videos: np.ndarray) -> Ranking:
     reranker = moment_reranker_for(qc.config, qc.searcher.resources)
@@ -90,6 +92,8 @@ def best_items(qc, level, n: int, alpha: float, correction: float = 0.0, name: s
     and deviation are the collection's `qc.shared[name]` when a sharded search sets them, else
     this corpus's."""
     scale = qc.shared.get(name)
+    if level.ann is not None and level.ann.short and scale is None:
+        return short_alpha_fuse(qc, level, n, alpha, correction)
     if level.ann is not None:
         return candidate_alpha_fuse(qc, level, n, alpha, correction, scale)
     dense, lexical = qc.dense(level), qc.lexical(level)
@@ -124,20 +128,46 @@ def candidate_alpha_fuse(qc, level, n: int, alpha: float, correction: float = 0.
         fused = alpha * normalised(dense, d_low, d_high) + (lexical[rows] - low) * weight
         np.maximum.at(out, level.owner[rows], fused.astype(np.float32))
     if correction:
-        std = scale.std if scale is not None and scale.std is not None else _std(lexical, low, weight, rows, fused)
+        std = scale.std if scale is not None else None
+        if std is None:
+            sums = len(lexical), float(lexical.sum(dtype=np.float64)), float(np.dot(lexical, lexical))
+            std = _std(sums, low, weight, lexical[rows], fused)
         out[level.block_owner] -= correction * std * level.chances
     return out
 
 
-def _std(lexical: np.ndarray, low: float, weight: float, rows: np.ndarray, fused: np.ndarray) -> float:
+def short_alpha_fuse(qc, level, n: int, alpha: float, correction: float = 0.0) -> np.ndarray:
+    """`candidate_alpha_fuse` for a level whose dense half is a short list (IVF-PQ): its BM25 half
+    is one too, the `SearchConfig.candidates` best items (`BM25.top`), and the BM25 range and the
+    fused scores' deviation come from `BM25.spread`'s sample. A query then costs the two short
+    lists, not the level (10M segments: BM25 and fusion no longer touch every item); a video with
+    no item in either list scores 0 before the correction. How often the top 10 stays that of
+    the fusion over every item: `python -m benchmarks scale` (`short_fusion`)."""
+    rows, dense = qc.candidates(level)
+    top_rows, top_scores = qc.lexical_top(level, qc.config.candidates, SHORT_READS * qc.config.candidates)
+    low, total, squares = level.bm25.spread(qc.query.text)
+    high = float(top_scores[0]) if len(top_scores) else low
+    weight = (1 - alpha) / (high - low) if high - low >= 1e-12 else 0.0
+    d_low, d_high = (float(dense.min()), float(dense.max())) if len(dense) else (0.0, 0.0)
+    out = np.zeros(n, np.float32)
+    np.maximum.at(out, level.owner[top_rows], ((top_scores - low) * weight).astype(np.float32))
+    lexical = level.bm25.row_scores(qc.query.text, rows)
+    fused = alpha * normalised(dense, d_low, d_high) + (lexical - low) * weight
+    np.maximum.at(out, level.owner[rows], fused.astype(np.float32))
+    if correction:
+        std = _std((len(level), total, squares), low, weight, lexical, fused)
+        out[level.block_owner] -= correction * std * level.chances
+    return out
+
+
+def _std(sums: tuple[int, float, float], low: float, weight: float, lexical: np.ndarray, fused: np.ndarray) -> float:
     """Standard deviation over every item of its fused score — (BM25 − low)·weight, `fused` at the
-    candidates `rows` — from sums: two passes over the level, no level-sized temporaries (at 10M
-    items 10–14 ms where the array's own `std` took 55–60)."""
-    n = len(lexical)
+    candidates (whose BM25 is `lexical`) — from `sums`, the level's (items, ΣBM25, ΣBM25²): no
+    level-sized temporaries (at 10M items 10–14 ms where the array's own `std` took 55–60)."""
+    n, total, squares = sums
     if n == 0:
         return 0.0
-    total, squares = float(lexical.sum(dtype=np.float64)), float(np.dot(lexical, lexical))
-    base = (lexical[rows].astype(np.float64) - low) * weight
+    base = (lexical.astype(np.float64) - low) * weight
     sum_x = weight * (total - n * low) - base.sum() + fused.sum()
     sum_xx = weight**2 * (squares - 2 * low * total + n * low**2) - (base**2).sum() + (fused**2).sum()
     mean = sum_x / n

@@ -1,11 +1,14 @@
 """Okapi BM25 as compressed sparse arrays (numpy only): scoring a query reads the columns of its
-terms, so it costs the postings of those terms, not the collection. The arrays can be saved with
-the index and memory-mapped back (`arrays` / `from_arrays`): opening costs nothing per document."""
+terms, so it costs the postings of those terms, not the collection. Each term's postings are
+kept best first (impact order), so the k best documents can be found from the heads of the
+columns alone (`top`). The arrays can be saved with the index and memory-mapped back (`arrays` /
+`from_arrays`): opening costs nothing per document."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -13,7 +16,8 @@ import numpy as np
 from .text import tokenize
 
 BLOCK = 100_000  # documents counted at a time: Python lists never hold more than a block's terms
-ARRAYS = ("tf_indptr", "tf_indices", "tf_counts", "lengths", "w_indptr", "w_rows", "w_data", "idf")
+SAMPLE = 65_536  # documents whose scores stand for the collection's in `spread`
+ARRAYS = ("tf_indptr", "tf_indices", "tf_counts", "lengths", "w_indptr", "w_rows", "w_data", "idf", "avg_length")
 
 
 class TermCounts:
@@ -39,6 +43,29 @@ class TermCounts:
         arrays = (cols, np.int32), (counts, np.float32), (sizes, np.int64), (lengths, np.float32)
         self.parts.append(tuple(np.asarray(values, dtype) for values, dtype in arrays))  # type: ignore[arg-type]
 
+    def add_all(self, blocks: Iterable[list[str]], workers: int = 1) -> None:
+        """`add` each block, counted in `workers` processes (a block's own vocabulary, merged here
+        in block order: the same vocabulary and arrays as adding them one by one)."""
+        if workers <= 1:
+            for block in blocks:
+                self.add(block)
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers, multiprocessing.get_context("spawn")) as pool:
+            pending: deque = deque()
+            for block in blocks:
+                pending.append(pool.submit(_counted, block, self.analyzer))
+                if len(pending) > workers:  # a few blocks in flight, not every text of the level
+                    self._merge(*pending.popleft().result())
+            while pending:
+                self._merge(*pending.popleft().result())
+
+    def _merge(self, terms: list[str], cols: np.ndarray, *rest: np.ndarray) -> None:
+        remap = np.asarray([self.vocab.setdefault(term, len(self.vocab)) for term in terms], np.int32)
+        self.parts.append((remap[cols] if len(cols) else cols, *rest))  # type: ignore[arg-type]
+
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(indptr, term columns, counts, lengths) of every document added, CSR by document."""
         cols, counts, sizes, lengths = (
@@ -47,6 +74,13 @@ class TermCounts:
         )
         self.parts = []
         return np.r_[0, np.cumsum(sizes)].astype(np.int64), cols, counts, lengths
+
+
+def _counted(texts: list[str], analyzer: Callable[[str], list[str]]) -> tuple:
+    """(terms, columns, counts, sizes, lengths) of one block counted against its own vocabulary."""
+    counts = TermCounts(analyzer)
+    counts.add(texts)
+    return (list(counts.vocab), *counts.parts[0])
 
 
 class BM25:
@@ -86,25 +120,31 @@ class BM25:
         lengths: np.ndarray,
         collection: tuple[np.ndarray, float] | None = None,
     ) -> None:
-        """Term counts (CSR) → BM25 weights per term (CSC); `collection`: the (idf, average
-        length) to weigh by, when the documents are part of a larger collection."""
+        """Term counts (CSR) → BM25 weights per term (CSC, each term's postings best first);
+        `collection`: the (idf, average length) to weigh by, when the documents are part of a
+        larger collection."""
         self.size = len(lengths)
         self.tf_indptr, self.tf_indices, self.tf_counts, self.lengths = indptr, cols, counts, lengths
         n_terms = max(len(self.vocab), 1)
         df = np.bincount(cols, minlength=n_terms).astype(np.float32)
         n = max(self.size, 1)
         self.idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32) if collection is None else collection[0]
+        mean = collection[1] if collection is not None else float(lengths.mean()) if len(lengths) else 1.0
+        self.avg_length = np.asarray([mean], np.float64)
         rows = np.repeat(np.arange(self.size, dtype=np.int32), np.diff(indptr))
-        norm = self._norm(lengths, None if collection is None else collection[1])[rows]
-        weights = counts * (self.k1 + 1) / (counts + norm) * self.idf[cols]
-        order = np.argsort(cols, kind="stable")
+        weights = self._weights(counts, self._norm(lengths)[rows], self.idf[cols])
+        order = np.lexsort((-weights, cols))
         self.w_rows, self.w_data = rows[order], weights[order].astype(np.float32)
         self.w_indptr = np.r_[0, np.cumsum(df, dtype=np.int64)]
 
     def _norm(self, lengths: np.ndarray, mean: float | None = None) -> np.ndarray:
+        """k1·(1 − b + b·length / mean length); `mean`: of these `lengths` (else the collection's)."""
         if mean is None:
-            mean = float(lengths.mean()) if len(lengths) else 1.0
+            mean = float(self.avg_length[0])
         return self.k1 * (1 - self.b + self.b * lengths / max(mean, 1e-9))
+
+    def _weights(self, counts: np.ndarray, norm: np.ndarray, idf) -> np.ndarray:
+        return counts * (self.k1 + 1) / (counts + norm) * idf
 
     # -- saving ----------------------------------------------------------------------------
     def arrays(self) -> dict[str, np.ndarray]:
@@ -154,7 +194,7 @@ class BM25:
             np.asarray(self.tf_indices)[take],
             np.asarray(self.tf_counts)[take],
             lengths[rows].astype(np.float32),
-            (np.asarray(self.idf), float(lengths.mean()) if len(lengths) else 1.0),
+            (np.asarray(self.idf), float(self.avg_length[0])),
         )
         return out
 
@@ -170,6 +210,73 @@ class BM25:
             out[self.w_rows[lo:hi]] += weight * self.w_data[lo:hi]
         return out
 
+    def row_scores(self, query: str, rows: np.ndarray) -> np.ndarray:
+        """`scores(query)[rows]`, from those documents' term counts alone (the same float32s)."""
+        return self._row_scores(*self._query(query), np.asarray(rows, np.int64))
+
+    def _row_scores(self, cols: list[int], weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(rows), np.float32)
+        if not cols or not len(rows):
+            return out
+        starts = np.asarray(self.tf_indptr[rows])
+        sizes = np.asarray(self.tf_indptr[rows + 1]) - starts
+        at = np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+        terms, counts = np.asarray(self.tf_indices[at]), np.asarray(self.tf_counts[at])
+        owner = np.repeat(np.arange(len(rows)), sizes)
+        norm = self._norm(np.asarray(self.lengths[rows]))
+        for col, weight in zip(cols, weights):  # in `scores`' order: the same sums
+            hit = terms == col
+            where = owner[hit]
+            out[where] += weight * self._weights(counts[hit], norm[where], self.idf[col])
+        return out
+
+    def top(self, query: str, k: int, reads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, scores) of the `k` best documents, best first (equal scores: any of them). The
+        threshold algorithm over impact-ordered postings: read each query term's best postings,
+        score the documents found exactly, and stop once the k-th best is at least what a
+        document not yet seen could score (Σ weight × each term's next posting); else read 4×
+        deeper. `reads`: at most that many postings per term — past it, the best of those read
+        (approximate, as an ANN's short list: on real transcripts 4·k reads keep 0.99 of the
+        exact top 10; `tests/retrieve/test_bm25.py`)."""
+        cols, weights = self._query(query)
+        if not cols or k <= 0 or not self.size:
+            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+        lo = np.asarray(self.w_indptr)[cols]
+        hi = np.asarray(self.w_indptr)[np.asarray(cols) + 1]
+        depth, most = k, reads or int((hi - lo).max())
+        while True:
+            ends = np.minimum(lo + min(depth, most), hi)
+            rows = np.unique(np.concatenate([np.asarray(self.w_rows[a:b]) for a, b in zip(lo, ends)]))
+            scores = self._row_scores(cols, weights, rows.astype(np.int64))
+            if depth >= most or self._settled(scores, k, weights, ends, hi):
+                best = np.argsort(-scores, kind="stable")[:k]
+                return rows[best].astype(np.int64), scores[best]
+            depth *= 4
+
+    def _settled(self, scores: np.ndarray, k: int, weights: np.ndarray, ends: np.ndarray, hi: np.ndarray) -> bool:
+        """Whether no unread document can beat the k-th best of `scores` (float32 sums: a
+        millionth of slack)."""
+        if (ends >= hi).all():
+            return True
+        unseen = float(sum(w * self.w_data[e] for w, e, h in zip(weights, ends, hi) if e < h))
+        return len(scores) >= k and float(np.partition(scores, len(scores) - k)[len(scores) - k]) >= unseen * (1 - 1e-6)
+
+    def spread(self, query: str) -> tuple[float, float, float]:
+        """(least, Σ, Σ²) of every document's score, estimated from `SAMPLE` documents spread
+        evenly over the collection (exact when it has no more): the range and deviation that
+        fusion over candidates needs without scoring every document."""
+        sample = self._sample
+        scores = sample.scores(query).astype(np.float64)
+        scale = self.size / max(sample.size, 1)
+        least = float(scores.min()) if len(scores) else 0.0
+        return least, float(scores.sum()) * scale, float(scores @ scores) * scale
+
+    @cached_property
+    def _sample(self) -> "BM25":
+        if self.size <= SAMPLE:
+            return self
+        return self.subset(np.unique(np.linspace(0, self.size - 1, SAMPLE).astype(np.int64)))
+
     def local_scores(self, lo: int, hi: int, query: str) -> np.ndarray:
         """BM25 of documents lo..hi-1 as a collection of their own: document frequencies and
         average length counted over those documents only (e.g. one video's segments), so terms
@@ -181,7 +288,8 @@ class BM25:
         n = hi - lo
         df = (counts > 0).sum(axis=0)
         idf = np.log1p((n - df + 0.5) / (df + 0.5))
-        norm = self._norm(np.asarray(self.lengths[lo:hi], np.float64))
+        lengths = np.asarray(self.lengths[lo:hi], np.float64)
+        norm = self._norm(lengths, float(lengths.mean()))
         scored = counts * (self.k1 + 1) / (counts + norm[:, None]) * idf
         return (scored @ weights.astype(np.float64)).astype(np.float32)
 

@@ -118,6 +118,10 @@ class QueryContext:
     def lexical(self, level: Level) -> np.ndarray:
         return self.memo(("bm25", id(level)), lambda: level.bm25.scores(self.query.text))
 
+    def lexical_top(self, level: Level, k: int, reads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, BM25 scores) of the level's `k` best items, best first (`BM25.top`)."""
+        return self.memo(("bm25-top", id(level), k, reads), lambda: level.bm25.top(self.query.text, k, reads))
+
 
 class Searcher:
     """Ranks a corpus with any registered method. Holds no per-query state: safe to share.

@@ -42,7 +42,7 @@ from .views import ChunkViews, NoFrames, View
 
 log = logging.getLogger(__name__)
 
-FORMAT = 2
+FORMAT = 3  # 3: BM25 postings in impact order, with their average length
 FOLDER = "search"
 LEVELS = ("segment", "chunk", "video")
 FRAME_ARRAYS = ("owner", "times", "vectors")

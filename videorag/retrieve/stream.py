@@ -100,9 +100,11 @@ def _write_texts(folder: Path, name: str, texts: pa.ChunkedArray) -> None:
 
 
 def _bm25(texts: pa.ChunkedArray) -> BM25:
+    """BM25 of the texts, counted a block at a time on every core (tokenising is most of a large
+    level's build: 10M segments ≈ 4 minutes on one core)."""
     counts = TermCounts()
-    for lo in range(0, len(texts), BLOCK):
-        counts.add(texts.slice(lo, BLOCK).to_pylist())
+    blocks = (texts.slice(lo, BLOCK).to_pylist() for lo in range(0, len(texts), BLOCK))
+    counts.add_all(blocks, min(os.cpu_count() or 1, len(texts) // BLOCK))
     bm25 = BM25()
     bm25.use(counts)
     return bm25
