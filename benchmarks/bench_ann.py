@@ -94,10 +94,34 @@ class FaissSQ8(Candidate):
         return self.rescore(query, rows[0], k)
 
 
-class FaissPQ(Candidate):
-    """What ships (`videorag.retrieve.ivfpq`): faiss IVF-PQ, √n cells, `codes` bytes a vector."""
+class FaissPQ(FaissSQ8):
+    """faiss IVF-PQ with 8-bit codes (what shipped before FastScan), √n cells, `codes` bytes a vector."""
 
     codes = 48
+
+    def build(self, folder: Path) -> None:
+        import faiss
+
+        n, dim = self.vectors.shape
+        cells = int(np.sqrt(n))
+        index = faiss.IndexIVFPQ(faiss.IndexFlatIP(dim), dim, cells, self.codes, 8, faiss.METRIC_INNER_PRODUCT)
+        index.do_polysemous_training = False
+        rng = np.random.default_rng(0)
+        index.train(np.asarray(self.vectors[np.sort(rng.choice(n, min(n, 64 * max(cells, 256)), replace=False))]))
+        for lo in range(0, n, ann_data.BLOCK):
+            index.add(np.asarray(self.vectors[lo : lo + ann_data.BLOCK]))
+        faiss.write_index(index, str(folder / "index.faiss"))
+
+
+class FaissPQ96(FaissPQ):
+    codes = 96
+
+
+class FaissFastScan(Candidate):
+    """What ships (`videorag.retrieve.ivfpq`): faiss IVF-PQ FastScan (4-bit codes scanned with SIMD
+    table lookups), √n cells, `codes` bytes a vector."""
+
+    codes = 96
 
     def build(self, folder: Path) -> None:
         from videorag.retrieve.ivfpq import IVFPQ
@@ -114,39 +138,8 @@ class FaissPQ(Candidate):
         return rows[np.argsort(-scores)[:k]]
 
 
-class FaissPQ96(FaissPQ):
-    codes = 96
-
-
-class FaissFastScan(FaissSQ8):
-    """faiss IVF-PQ FastScan: 4-bit codes scanned with SIMD lookups (`codes` bytes a vector: 2 × bytes
-    sub-quantizers), √n cells."""
-
+class FaissFastScan48(FaissFastScan):
     codes = 48
-
-    def build(self, folder: Path) -> None:
-        import faiss
-
-        n, dim = self.vectors.shape
-        cells = int(np.sqrt(n))
-        quantizer, metric = faiss.IndexFlatIP(dim), faiss.METRIC_INNER_PRODUCT
-        index = faiss.IndexIVFPQFastScan(quantizer, dim, cells, 2 * self.codes, 4, metric)
-        rng = np.random.default_rng(0)
-        index.train(np.asarray(self.vectors[np.sort(rng.choice(n, min(n, 64 * max(cells, 256)), replace=False))]))
-        for lo in range(0, n, ann_data.BLOCK):
-            index.add(np.asarray(self.vectors[lo : lo + ann_data.BLOCK]))
-        faiss.write_index(index, str(folder / "index.faiss"))
-
-    def open(self, folder: Path) -> None:
-        import faiss
-
-        faiss.omp_set_num_threads(1)
-        self.index = faiss.read_index(str(folder / "index.faiss"))
-        self.index.nprobe = self.probes
-
-
-class FaissFastScan96(FaissFastScan):
-    codes = 96
 
 
 class Usearch(Candidate):
@@ -173,7 +166,7 @@ class Usearch(Candidate):
 
 
 CANDIDATES = {"ivf-flat": IvfFlat, "faiss-ivfpq48": FaissPQ, "faiss-ivfpq96": FaissPQ96,
-              "faiss-ivfpq-fs48": FaissFastScan, "faiss-ivfpq-fs96": FaissFastScan96,
+              "faiss-ivfpq-fs48": FaissFastScan48, "faiss-ivfpq-fs96": FaissFastScan,
               "faiss-ivfsq8": FaissSQ8, "usearch-hnsw-i8": Usearch}
 
 
