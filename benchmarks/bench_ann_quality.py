@@ -8,7 +8,9 @@ embedding); recall and nDCG are scored on those whose first gold video is in the
 other gold videos that are in it graded by rank; the rest of the corpus is distractors).
 Method `textvideorag`, top 10 videos. Per setting: first-gold R@1/5/10, nDCG@10, and over all
 questions how often the top 10 equals exact search's (as a list, as a set, mean overlap) — the
-snapshot's segment level is the only difference.
+snapshot's segment level is the only difference. An IVF-PQ level fuses over short lists (its
+ANN's and BM25's, `methods.text.short_alpha_fuse`); the last setting fuses it over every item as
+before, and `short_lists_vs_every_item` says how often the two give the same top 10.
 
     python -m benchmarks ann_quality --work W [--transcripts 2000]
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 
 import numpy as np
@@ -30,7 +33,9 @@ from . import ann_data
 from .bench_ann import BENCH
 from .bench_shards import _corpus, _segments
 
-# (name, ann_min_rows, ann_compress_rows, probes, shortlist): the segment level's index
+# (name, ann_min_rows, ann_compress_rows, probes, shortlist): the segment level's index; a name
+# ending in EVERY fuses an IVF-PQ level over every item (what it did before short lists)
+EVERY = ", fused over every item"
 SETTINGS = (
     ("exact", 10**9, 10**9, None, 200),
     ("ivf-flat 16 probes", 50_000, 10**9, 16, 200),
@@ -38,6 +43,7 @@ SETTINGS = (
     ("ivf-flat 128 probes", 50_000, 10**9, 128, 200),
     ("ivf-pq 128 probes, 200 re-scored", 50_000, 50_000, None, 200),
     ("ivf-pq 128 probes, 1000 re-scored", 50_000, 50_000, None, 1000),
+    ("ivf-pq 128 probes, 200 re-scored" + EVERY, 50_000, 50_000, None, 200),
 )
 
 
@@ -55,17 +61,35 @@ def main(run) -> dict:
     run.label = str(len(corpus.segments))
     results = {"command": run.command, "videos": len(ids), "segments": len(corpus.segments),
                "questions": len(queries), "scored": sum(item is not None for item in items), "settings": {}}
-    exact = None
+    exact, rankings = None, {}
     for name, min_rows, compress, probes, shortlist in SETTINGS:
         folder = run.work / "ann-quality" / name.split()[0]
         snapshot.save(replace(corpus, segments=replace(corpus.segments, ann=None)), folder, name, min_rows, compress)
         config = SearchConfig(ann_min_rows=min_rows, ann_compress_rows=compress, ann_probes=probes,
                               ann_shortlist=shortlist)
-        ranked, ms = _search(snapshot.load(folder, name), queries, config)
+        with _fused_over_every_item() if name.endswith(EVERY) else nullcontext():
+            ranked, ms = _search(snapshot.load(folder, name), queries, config)
         exact = exact or ranked
         results["settings"][name] = _figures(items, ranked, exact, ms)
         print(name, json.dumps(results["settings"][name]), flush=True)
+        rankings[name] = ranked
+    short, every = (rankings[SETTINGS[4][0]], rankings[SETTINGS[4][0] + EVERY])
+    results["short_lists_vs_every_item"] = _agreement(short, every)
+    print("short lists vs every item", json.dumps(results["short_lists_vs_every_item"]))
     return results
+
+
+@contextmanager
+def _fused_over_every_item():
+    """An IVF-PQ level fused over every item (`candidate_alpha_fuse`), not over short lists."""
+    from videorag.methods import text
+
+    short = text.short_alpha_fuse
+    text.short_alpha_fuse = text.candidate_alpha_fuse  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        text.short_alpha_fuse = short
 
 
 def _questions(ids: list[str], query_vectors: np.ndarray) -> tuple[list[EvalItem | None], list[tuple[str, np.ndarray]]]:
@@ -102,13 +126,19 @@ def _search(corpus, queries, config) -> tuple[list[list[str]], list[float]]:
     return ranked, times
 
 
+def _agreement(ranked: list[list[str]], other: list[list[str]]) -> dict:
+    """How often two settings' top 10 are the same list / set, and their mean overlap."""
+    pairs = list(zip(ranked, other))
+    return {"same_top10_as_exact": round(float(np.mean([a == b for a, b in pairs])), 3),
+            "same_top10_set": round(float(np.mean([set(a) == set(b) for a, b in pairs])), 3),
+            "overlap@10": round(float(np.mean([len(set(a) & set(b)) / 10 for a, b in pairs])), 3)}
+
+
 def _figures(items, ranked, exact, ms) -> dict:
     scored = [(item, run) for item, run in zip(items, ranked) if item is not None]
     gold, runs = [item for item, _ in scored], [run for _, run in scored]
     out = {f"recall_first@{k}": round(recall_first(gold, runs, k).value, 3) for k in (1, 5, 10)}
     out["ndcg@10"] = round(ndcg(gold, runs, 10).value, 3)
-    out["same_top10_as_exact"] = round(float(np.mean([a == b for a, b in zip(ranked, exact)])), 3)
-    out["same_top10_set"] = round(float(np.mean([set(a) == set(b) for a, b in zip(ranked, exact)])), 3)
-    out["overlap@10"] = round(float(np.mean([len(set(a) & set(b)) / 10 for a, b in zip(ranked, exact)])), 3)
+    out.update(_agreement(ranked, exact))
     out["p50_ms"], out["p95_ms"] = (round(float(np.percentile(ms, p)), 1) for p in (50, 95))
     return out

@@ -11,13 +11,15 @@
    runs through the real searcher without a model;
    the real query embedder's time is measured apart (`embed_ms`);
 3. recall@10 of the IVF path against exact search on the same vectors, for several probe counts;
+   where the segment level is compressed (IVF-PQ), what fusing it over short lists changes
+   against fusing over every item (`fusion`: top-10 videos alike, milliseconds), in a new process;
 4. today's in-memory path (`retrieve.build.corpus_of`: read every unit, build BM25 in Python) at the
    same size, in a new process: seconds and peak RSS; then 10 videos added, and the seconds to
    extend the snapshot with them (what `videorag index` does after adding videos);
 5. a cold `videorag search` process on a small index (the demo corpus), CPU seconds, median of 5:
    by default (queries on the ONNX export) and with `--embed-backend sentence-transformers`.
 
-    python -m benchmarks scale [--segments 1000000] [--skip build,serve,recall,memory,grow,cli]
+    python -m benchmarks scale [--segments 1000000] [--skip build,serve,recall,fusion,memory,grow,cli]
 writes OUT/scale.json (steps run apart are merged into it); the index is WORK/scale-index.
 """
 from __future__ import annotations
@@ -164,6 +166,44 @@ def child_serve(index_dir: Path, queries: int) -> dict:
     return out
 
 
+def child_fusion(index_dir: Path, queries: int) -> dict:
+    """In a fresh process: what fusing a compressed (IVF-PQ) level over short lists
+    (`short_alpha_fuse`, the default there) changes against fusing over every item
+    (`candidate_alpha_fuse`, same ANN candidates): the share of queries whose top-10 videos are
+    the same set / list, their mean overlap, and the level's milliseconds either way."""
+    from videorag.methods import create_method
+    from videorag.methods.text import candidate_alpha_fuse, levels, short_alpha_fuse
+
+    rag = _rag(index_dir)
+    searcher, config = rag.live.get(), rag.config.search
+    rag.library.embedder.vectors = searcher.corpus.segments.vectors
+    method, n = create_method("textvideorag", config), len(searcher.corpus.video_ids)
+    rng = random.Random(5)
+    texts = [f"q:{rng.randrange(len(searcher.corpus.segments))} {question(rng)}" for _ in range(queries)]
+    times: dict = {"short": [], "every": []}
+    same_set, same_list, overlap = [], [], []
+    for text in texts:
+        tops = {}
+        for name, fuse in (("short", short_alpha_fuse), ("every", candidate_alpha_fuse)):
+            qc, total = searcher.context(text, config), np.zeros(n, np.float32)
+            for level_name, level in levels(searcher.corpus):
+                weight = getattr(config, f"{level_name}_weight")
+                if level.ann is not None and level.ann.short:
+                    t = time.perf_counter()
+                    total += weight * fuse(qc, level, n, method.alpha, config.max_correction)
+                    times[name].append((time.perf_counter() - t) * 1000)
+                else:
+                    total += weight * method.level_scores(qc, level_name, level, n)
+            tops[name] = list(np.argsort(-total, kind="stable")[:10])
+        same_set.append(set(tops["short"]) == set(tops["every"]))
+        same_list.append(tops["short"] == tops["every"])
+        overlap.append(len(set(tops["short"]) & set(tops["every"])) / 10)
+    out = {"queries": queries, "same_top10_set": round(float(np.mean(same_set)), 3),
+           "same_top10_list": round(float(np.mean(same_list)), 3), "overlap_at_10": round(float(np.mean(overlap)), 3)}
+    out.update({f"{name}_level_{k}": v for name, t in times.items() for k, v in percentiles(t, digits=1).items()})
+    return out
+
+
 def child_memory(index_dir: Path) -> dict:
     """In a fresh process: today's in-memory path (read every unit, build BM25) and its RSS."""
     from videorag.index import VideoIndex
@@ -253,7 +293,7 @@ def bench_cli(run, runs: int = 5) -> dict:
 
 def _child(kind: str, run, queries: int = 200) -> dict:
     """`child_KIND` on the scale index, in a fresh Python process (its own peak RSS)."""
-    args = f"Path({str(run.work / 'scale-index')!r})" + (f", {queries}" if kind == "serve" else "")
+    args = f"Path({str(run.work / 'scale-index')!r})" + (f", {queries}" if kind in ("serve", "fusion") else "")
     code = (f"import json; from pathlib import Path; from benchmarks import bench_scale as b; "
             f"print(json.dumps(b.child_{kind}({args})))")
     done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT)
@@ -268,6 +308,7 @@ def options(parser) -> None:
 
 
 PARTS = {"build": bench_build, "serve": lambda run: _child("serve", run), "recall": bench_recall,
+         "fusion": lambda run: _child("fusion", run),
          "memory": lambda run: _child("memory", run), "grow": bench_grow, "cli": bench_cli}
 
 

@@ -6,6 +6,8 @@ columns alone (`top`). The arrays can be saved with the index and memory-mapped 
 
 from __future__ import annotations
 
+import os
+import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
@@ -53,7 +55,10 @@ class TermCounts:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(workers, multiprocessing.get_context("spawn")) as pool:
+        # fork: a spawned worker would run the caller's main script again (one without a guard).
+        # The workers only tokenise, never touch LanceDB: its fork warning does not apply to them.
+        with warnings.catch_warnings(), ProcessPoolExecutor(workers, multiprocessing.get_context("fork")) as pool:
+            warnings.filterwarnings("ignore", "lancedb fork support", RuntimeWarning)
             pending: deque = deque()
             for block in blocks:
                 pending.append(pool.submit(_counted, block, self.analyzer))
@@ -74,6 +79,11 @@ class TermCounts:
         )
         self.parts = []
         return np.r_[0, np.cumsum(sizes)].astype(np.int64), cols, counts, lengths
+
+
+def workers(documents: int) -> int:
+    """Processes to count `documents` in: one per core, one per block at most (small levels: 1)."""
+    return min(os.cpu_count() or 1, documents // BLOCK)
 
 
 def _counted(texts: list[str], analyzer: Callable[[str], list[str]]) -> tuple:
@@ -103,8 +113,7 @@ class BM25:
 
     def _build(self, texts: Sequence[str]) -> None:
         counts = TermCounts(self.analyzer)
-        for lo in range(0, len(texts), BLOCK):
-            counts.add(texts[lo : lo + BLOCK])
+        counts.add_all((texts[lo : lo + BLOCK] for lo in range(0, len(texts), BLOCK)), workers(len(texts)))
         self.use(counts)
 
     def use(self, counts: "TermCounts") -> None:

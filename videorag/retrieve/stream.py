@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .bm25 import BLOCK, BM25, TermCounts
+from .bm25 import BLOCK, BM25, TermCounts, workers
 from .corpus import Level
 from .snapshot import load_level, save_bm25
 
@@ -104,7 +104,7 @@ def _bm25(texts: pa.ChunkedArray) -> BM25:
     level's build: 10M segments ≈ 4 minutes on one core)."""
     counts = TermCounts()
     blocks = (texts.slice(lo, BLOCK).to_pylist() for lo in range(0, len(texts), BLOCK))
-    counts.add_all(blocks, min(os.cpu_count() or 1, len(texts) // BLOCK))
+    counts.add_all(blocks, workers(len(texts)))
     bm25 = BM25()
     bm25.use(counts)
     return bm25
