@@ -170,7 +170,8 @@ def child_fusion(index_dir: Path, queries: int) -> dict:
     """In a fresh process: what fusing a compressed (IVF-PQ) level over short lists
     (`short_alpha_fuse`, the default there) changes against fusing over every item
     (`candidate_alpha_fuse`, same ANN candidates): the share of queries whose top-10 videos are
-    the same set / list, their mean overlap, and the level's milliseconds either way."""
+    the same set / list, their mean overlap, how often the query's own video (the source of its
+    vector) is first / in the top 10, and the level's milliseconds either way."""
     from videorag.methods import create_method
     from videorag.methods.text import candidate_alpha_fuse, levels, short_alpha_fuse
 
@@ -179,10 +180,12 @@ def child_fusion(index_dir: Path, queries: int) -> dict:
     rag.library.embedder.vectors = searcher.corpus.segments.vectors
     method, n = create_method("textvideorag", config), len(searcher.corpus.video_ids)
     rng = random.Random(5)
-    texts = [f"q:{rng.randrange(len(searcher.corpus.segments))} {question(rng)}" for _ in range(queries)]
+    rows = [rng.randrange(len(searcher.corpus.segments)) for _ in range(queries)]
+    texts = [f"q:{row} {question(rng)}" for row in rows]
     times: dict = {"short": [], "every": []}
+    found: dict = {"short": [], "every": []}  # rank of the query's own video (its vector's source)
     same_set, same_list, overlap = [], [], []
-    for text in texts:
+    for row, text in zip(rows, texts):
         tops = {}
         for name, fuse in (("short", short_alpha_fuse), ("every", candidate_alpha_fuse)):
             qc, total = searcher.context(text, config), np.zeros(n, np.float32)
@@ -195,12 +198,16 @@ def child_fusion(index_dir: Path, queries: int) -> dict:
                 else:
                     total += weight * method.level_scores(qc, level_name, level, n)
             tops[name] = list(np.argsort(-total, kind="stable")[:10])
+            own = int(searcher.corpus.segments.owner[row])
+            found[name].append(tops[name].index(own) if own in tops[name] else 10)
         same_set.append(set(tops["short"]) == set(tops["every"]))
         same_list.append(tops["short"] == tops["every"])
         overlap.append(len(set(tops["short"]) & set(tops["every"])) / 10)
     out = {"queries": queries, "same_top10_set": round(float(np.mean(same_set)), 3),
            "same_top10_list": round(float(np.mean(same_list)), 3), "overlap_at_10": round(float(np.mean(overlap)), 3)}
     out.update({f"{name}_level_{k}": v for name, t in times.items() for k, v in percentiles(t, digits=1).items()})
+    for name, ranks in found.items():   # generated text is unrelated to the query's vector: its BM25 half is noise
+        out.update({f"{name}_own_video_at_{k}": round(float(np.mean(np.array(ranks) < k)), 3) for k in (1, 10)})
     return out
 
 
