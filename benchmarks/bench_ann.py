@@ -104,7 +104,8 @@ class FaissPQ(FaissSQ8):
 
         n, dim = self.vectors.shape
         cells = int(np.sqrt(n))
-        index = faiss.IndexIVFPQ(faiss.IndexFlatIP(dim), dim, cells, self.codes, 8, faiss.METRIC_INNER_PRODUCT)
+        codes = next(c for c in range(self.codes, 0, -1) if dim % c == 0)
+        index = faiss.IndexIVFPQ(faiss.IndexFlatIP(dim), dim, cells, codes, 8, faiss.METRIC_INNER_PRODUCT)
         index.do_polysemous_training = False
         rng = np.random.default_rng(0)
         index.train(np.asarray(self.vectors[np.sort(rng.choice(n, min(n, 64 * max(cells, 256)), replace=False))]))

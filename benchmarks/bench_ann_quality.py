@@ -44,6 +44,8 @@ SETTINGS = (
     ("ivf-pq 128 probes, 200 re-scored", 50_000, 50_000, None, 200),
     ("ivf-pq 128 probes, 1000 re-scored", 50_000, 50_000, None, 1000),
     ("ivf-pq 128 probes, 200 re-scored" + EVERY, 50_000, 50_000, None, 200),
+    ("ivf-pq segments, ivf-flat chunks and videos", 1_000, 50_000, None, 200),
+    ("ivf-pq segments, ivf-flat chunks and videos" + EVERY, 1_000, 50_000, None, 200),
 )
 
 
@@ -73,9 +75,9 @@ def main(run) -> dict:
         results["settings"][name] = _figures(items, ranked, exact, ms)
         print(name, json.dumps(results["settings"][name]), flush=True)
         rankings[name] = ranked
-    short, every = (rankings[SETTINGS[4][0]], rankings[SETTINGS[4][0] + EVERY])
-    results["short_lists_vs_every_item"] = _agreement(short, every)
-    print("short lists vs every item", json.dumps(results["short_lists_vs_every_item"]))
+    for key, name in (("short_lists_vs_every_item", SETTINGS[4][0]), ("all_levels_short_vs_every", SETTINGS[7][0])):
+        results[key] = _agreement(rankings[name], rankings[name + EVERY])
+        print(key, json.dumps(results[key]))
     return results
 
 

@@ -167,13 +167,13 @@ def child_serve(index_dir: Path, queries: int) -> dict:
 
 
 def child_fusion(index_dir: Path, queries: int) -> dict:
-    """In a fresh process: what fusing a compressed (IVF-PQ) level over short lists
-    (`short_alpha_fuse`, the default there) changes against fusing over every item
+    """In a fresh process: what fusing the ANN levels of a compressed corpus over short lists
+    (`short_alpha_fuse`, the default there) changes against fusing them over every item
     (`candidate_alpha_fuse`, same ANN candidates): the share of queries whose top-10 videos are
     the same set / list, their mean overlap, how often the query's own video (the source of its
-    vector) is first / in the top 10, and the level's milliseconds either way."""
+    vector) is first / in the top 10, and the milliseconds of those levels either way."""
     from videorag.methods import create_method
-    from videorag.methods.text import candidate_alpha_fuse, levels, short_alpha_fuse
+    from videorag.methods.text import candidate_alpha_fuse, fuses_short, levels, short_alpha_fuse
 
     rag = _rag(index_dir)
     searcher, config = rag.live.get(), rag.config.search
@@ -188,15 +188,16 @@ def child_fusion(index_dir: Path, queries: int) -> dict:
     for row, text in zip(rows, texts):
         tops = {}
         for name, fuse in (("short", short_alpha_fuse), ("every", candidate_alpha_fuse)):
-            qc, total = searcher.context(text, config), np.zeros(n, np.float32)
+            qc, total, spent = searcher.context(text, config), np.zeros(n, np.float32), 0.0
             for level_name, level in levels(searcher.corpus):
                 weight = getattr(config, f"{level_name}_weight")
-                if level.ann is not None and level.ann.short:
+                if fuses_short(searcher.corpus, level):
                     t = time.perf_counter()
                     total += weight * fuse(qc, level, n, method.alpha, config.max_correction)
-                    times[name].append((time.perf_counter() - t) * 1000)
+                    spent += time.perf_counter() - t
                 else:
                     total += weight * method.level_scores(qc, level_name, level, n)
+            times[name].append(spent * 1000)  # the levels fused over short lists (or, to compare, every item)
             tops[name] = list(np.argsort(-total, kind="stable")[:10])
             own = int(searcher.corpus.segments.owner[row])
             found[name].append(tops[name].index(own) if own in tops[name] else 10)

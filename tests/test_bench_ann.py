@@ -37,7 +37,7 @@ def test_the_ground_truth_is_exact_search(collection):
     assert all(set(t) == set(np.argsort(-(rows @ q))[:10]) for t, q in zip(truth, queries))
 
 
-@pytest.mark.parametrize("name", ["ivf-flat", "faiss-ivfpq48", "faiss-ivfsq8"])
+@pytest.mark.parametrize("name", ["ivf-flat", "faiss-ivfpq48", "faiss-ivfpq-fs96", "faiss-ivfsq8"])
 def test_a_candidate_searching_everything_finds_the_exact_top_10(collection, tmp_path, name):
     _, path, queries = collection
     CANDIDATES[name](path).build(tmp_path)

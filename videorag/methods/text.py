@@ -92,7 +92,7 @@ def best_items(qc, level, n: int, alpha: float, correction: float = 0.0, name: s
     and deviation are the collection's `qc.shared[name]` when a sharded search sets them, else
     this corpus's."""
     scale = qc.shared.get(name)
-    if level.ann is not None and level.ann.short and scale is None:
+    if scale is None and fuses_short(qc.corpus, level):
         return short_alpha_fuse(qc, level, n, alpha, correction)
     if level.ann is not None:
         return candidate_alpha_fuse(qc, level, n, alpha, correction, scale)
@@ -136,14 +136,26 @@ def candidate_alpha_fuse(qc, level, n: int, alpha: float, correction: float = 0.
     return out
 
 
+def fuses_short(corpus, level) -> bool:
+    """Whether one box fuses `level` over short lists: an ANN level of a corpus whose segment
+    level is compressed (IVF-PQ, from `ann_compress_rows` units: the scale where scoring every
+    unit per query costs more than the rest of a search)."""
+    ann = corpus.segments.ann
+    return level.ann is not None and ann is not None and ann.short
+
+
 def short_alpha_fuse(qc, level, n: int, alpha: float, correction: float = 0.0) -> np.ndarray:
-    """`candidate_alpha_fuse` for a level whose dense half is a short list (IVF-PQ): its BM25 half
-    is one too, the `SearchConfig.candidates` best items (`BM25.top`), and the BM25 range and the
-    fused scores' deviation come from `BM25.spread`'s sample. A query then costs the two short
-    lists, not the level (10M segments: BM25 and fusion no longer touch every item); a video with
-    no item in either list scores 0 before the correction. How often the top 10 stays that of
-    the fusion over every item: `python -m benchmarks scale` (`short_fusion`)."""
+    """`candidate_alpha_fuse` over short lists: the ANN's (an IVF-Flat level's candidates cut to
+    the `ann_shortlist` nearest) and BM25's, the `SearchConfig.candidates` best items
+    (`BM25.top`); the BM25 range and the fused scores' deviation come from `BM25.spread`'s
+    sample. A query then costs the two short lists, not the level (10M segments: BM25 and fusion
+    no longer touch every item); a video with no item in either list scores 0 before the
+    correction. How often the top 10 stays that of fusion over every item: `python -m
+    benchmarks ann_quality` (real text) and `scale` (`fusion`)."""
     rows, dense = qc.candidates(level)
+    if len(rows) > qc.config.ann_shortlist:
+        keep = np.sort(np.argpartition(-dense, qc.config.ann_shortlist - 1)[: qc.config.ann_shortlist])
+        rows, dense = rows[keep], dense[keep]
     top_rows, top_scores = qc.lexical_top(level, qc.config.candidates, SHORT_READS * qc.config.candidates)
     low, total, squares = level.bm25.spread(qc.query.text)
     high = float(top_scores[0]) if len(top_scores) else low
