@@ -7,8 +7,8 @@ import pytest
 
 from videorag.config import SearchConfig
 from videorag.embed.hashing import HashingEmbedder
-from videorag.methods.text import candidate_alpha_fuse, short_alpha_fuse
-from videorag.retrieve import Corpus, Level, Searcher, bm25
+from videorag.methods.text import candidate_alpha_fuse, fuses_short, short_alpha_fuse
+from videorag.retrieve import Corpus, Level, Searcher, bm25, snapshot
 from videorag.retrieve.bm25 import BM25
 from videorag.retrieve.ivfpq import IVFPQ
 
@@ -96,6 +96,29 @@ def test_fusion_over_short_lists_equals_fusion_over_every_item_when_the_lists_ho
             short = short_alpha_fuse(qc, corpus.segments, n, 0.6, correction)
             every = candidate_alpha_fuse(qc, corpus.segments, n, 0.6, correction)
             assert np.allclose(short, every, atol=1e-5)
+
+
+def test_every_ann_level_of_a_compressed_corpus_fuses_over_short_lists(tmp_path):
+    corpus, embedder = _compressed_corpus()
+    corpus.segments.ann = None
+    snapshot.save(corpus, tmp_path, "t", ann_min_rows=30, compress_rows=500)  # 600 segments, 40 videos
+    loaded = snapshot.load(tmp_path, "t")
+    assert loaded.segments.ann.kind == "ivf-pq" and loaded.videos.ann.kind == "ivf-flat"
+    assert fuses_short(loaded, loaded.segments) and fuses_short(loaded, loaded.videos)
+    plain, _ = _compressed_corpus()
+    assert not fuses_short(plain, plain.videos)  # no ANN there
+    n = len(loaded.video_ids)
+    for query in QUERIES[:4]:
+        config = SearchConfig(candidates=n, ann_shortlist=n, ann_probes=10_000)  # the lists hold every video
+        qc = Searcher(loaded, embedder).context(query, config)
+        short = short_alpha_fuse(qc, loaded.videos, n, 0.6, 1.0)
+        assert np.allclose(short, candidate_alpha_fuse(qc, loaded.videos, n, 0.6, 1.0), atol=1e-5)
+        cut = SearchConfig(candidates=n, ann_shortlist=5, ann_probes=10_000)  # the 5 nearest keep their dense part
+        qc = Searcher(loaded, embedder).context(query, cut)
+        rows, dense = qc.candidates(loaded.videos)
+        near = rows[np.argsort(-dense)[:5]]
+        scores = short_alpha_fuse(qc, loaded.videos, n, 1.0, 0.0)  # dense alone, over the 5 nearest
+        assert scores[near[0]] == pytest.approx(1.0) and not np.delete(scores, near).any()
 
 
 def test_fusion_over_short_lists_keeps_the_best_videos():
