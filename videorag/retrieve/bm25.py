@@ -45,7 +45,7 @@ class TermCounts:
         arrays = (cols, np.int32), (counts, np.float32), (sizes, np.int64), (lengths, np.float32)
         self.parts.append(tuple(np.asarray(values, dtype) for values, dtype in arrays))  # type: ignore[arg-type]
 
-    def add_all(self, blocks: Iterable[list[str]], workers: int = 1) -> None:
+    def add_all(self, blocks: Iterable[Sequence[str]], workers: int = 1) -> None:
         """`add` each block, counted in `workers` processes (a block's own vocabulary, merged here
         in block order: the same vocabulary and arrays as adding them one by one)."""
         if workers <= 1:
@@ -86,7 +86,7 @@ def workers(documents: int) -> int:
     return min(os.cpu_count() or 1, documents // BLOCK)
 
 
-def _counted(texts: list[str], analyzer: Callable[[str], list[str]]) -> tuple:
+def _counted(texts: Sequence[str], analyzer: Callable[[str], list[str]]) -> tuple:
     """(terms, columns, counts, sizes, lengths) of one block counted against its own vocabulary."""
     counts = TermCounts(analyzer)
     counts.add(texts)
