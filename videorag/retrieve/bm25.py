@@ -255,11 +255,11 @@ class BM25:
         depth, most = k, reads or int((hi - lo).max())
         while True:
             ends = np.minimum(lo + min(depth, most), hi)
-            rows = np.unique(np.concatenate([np.asarray(self.w_rows[a:b]) for a, b in zip(lo, ends)]))
-            scores = self._row_scores(cols, weights, rows.astype(np.int64))
+            rows = np.unique(np.concatenate([np.asarray(self.w_rows[a:b]) for a, b in zip(lo, ends)])).astype(np.int64)
+            scores = self._row_scores(cols, weights, rows)
             if depth >= most or self._settled(scores, k, weights, ends, hi):
                 best = np.argsort(-scores, kind="stable")[:k]
-                return rows[best].astype(np.int64), scores[best]
+                return rows[best], scores[best]
             depth *= 4
 
     def _settled(self, scores: np.ndarray, k: int, weights: np.ndarray, ends: np.ndarray, hi: np.ndarray) -> bool:
@@ -299,7 +299,7 @@ class BM25:
         idf = np.log1p((n - df + 0.5) / (df + 0.5))
         lengths = np.asarray(self.lengths[lo:hi], np.float64)
         norm = self._norm(lengths, float(lengths.mean()))
-        scored = counts * (self.k1 + 1) / (counts + norm[:, None]) * idf
+        scored = self._weights(counts, norm[:, None], idf)
         return (scored @ weights.astype(np.float64)).astype(np.float32)
 
     def _counts(self, lo: int, hi: int, cols: list[int]) -> np.ndarray:
