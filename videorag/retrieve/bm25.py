@@ -242,11 +242,12 @@ class BM25:
     def top(self, query: str, k: int, reads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(rows, scores) of the `k` best documents, best first (equal scores: any of them). The
         threshold algorithm over impact-ordered postings: read each query term's best postings,
-        score the documents found exactly, and stop once the k-th best is at least what a
-        document not yet seen could score (Σ weight × each term's next posting); else read 4×
-        deeper. `reads`: at most that many postings per term — past it, the best of those read
-        (approximate, as an ANN's short list: on real transcripts 4·k reads keep 0.99 of the
-        exact top 10; `tests/retrieve/test_bm25.py`)."""
+        score exactly the documents found that could still be among the k best (`_contenders`),
+        and stop once the k-th best is at least what a document not yet seen could score
+        (Σ weight × each term's next posting); else read 4× deeper. `reads`: at most that many
+        postings per term — past it, the best of those read (approximate, as an ANN's short
+        list: on real transcripts 4·k reads keep 0.99 of the exact top 10;
+        `tests/retrieve/test_bm25.py`)."""
         cols, weights = self._query(query)
         if not cols or k <= 0 or not self.size:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
@@ -255,12 +256,30 @@ class BM25:
         depth, most = k, reads or int((hi - lo).max())
         while True:
             ends = np.minimum(lo + min(depth, most), hi)
-            rows = np.unique(np.concatenate([np.asarray(self.w_rows[a:b]) for a, b in zip(lo, ends)])).astype(np.int64)
+            rows = self._contenders(k, weights, lo, ends, hi)
             scores = self._row_scores(cols, weights, rows)
             if depth >= most or self._settled(scores, k, weights, ends, hi):
                 best = np.argsort(-scores, kind="stable")[:k]
                 return rows[best], scores[best]
             depth *= 4
+
+    def _contenders(self, k: int, weights: np.ndarray, lo: np.ndarray, ends: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """The documents in the postings read (lo..ends of each term) that could be among the k
+        best of them, ascending: each one's score is at least the sum of its postings read and
+        at most that plus, for every term it was not found under, the term's next posting. A
+        document whose most is below the k-th best least cannot be (long documents: most of
+        those found need no exact score)."""
+        found = [np.asarray(self.w_rows[a:b]) for a, b in zip(lo, ends)]
+        rows, at = np.unique(np.concatenate(found), return_inverse=True)
+        if len(rows) <= k:
+            return rows.astype(np.int64)
+        bound = np.asarray([w * float(self.w_data[e]) if e < h else 0.0 for w, e, h in zip(weights, ends, hi)])
+        parts = [np.asarray(self.w_data[a:b], np.float64) * w for a, b, w in zip(lo, ends, weights)]
+        least = np.bincount(at, np.concatenate(parts), len(rows))
+        seen = np.bincount(at, np.repeat(bound, [len(f) for f in found]), len(rows))
+        most = least + (bound.sum() - seen)
+        kth = float(np.partition(least, len(least) - k)[len(least) - k])
+        return rows[most >= kth * (1 - 1e-5)].astype(np.int64)
 
     def _settled(self, scores: np.ndarray, k: int, weights: np.ndarray, ends: np.ndarray, hi: np.ndarray) -> bool:
         """Whether no unread document can beat the k-th best of `scores` (float32 sums: a
