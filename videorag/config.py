@@ -227,7 +227,7 @@ class SearchConfig:
     candidates: int = 300             # per-retriever candidate pool before fusion
     ann_min_rows: int = 50_000        # levels this large get an ANN (IVF) index in the search snapshot
     ann_probes: int | None = None     # IVF cells read per query; None: the kind's (IVF-Flat 32, IVF-PQ 128)
-    ann_compress_rows: int = 2_000_000  # levels this large get IVF-PQ (faiss codes, a short list re-scored)
+    ann_compress_rows: int = 2_000_000  # levels this large, or every indexed level once segments are, get IVF-PQ
     ann_shortlist: int = 200          # IVF-PQ: vectors re-scored exactly per query
     segment_weight: float = 0.5       # video score = mix of best segment, chunk and whole-video
     chunk_weight: float = 0.3

@@ -150,8 +150,9 @@ INGEST = (
            "once (default: one per CPU)", ("index",), type=int, metavar="N"),
     option("--ann-min-rows", "search.ann_min_rows", "levels with this many units get an ANN index "
            "(default {default})", ("optimize",), type=positive_int, metavar="N"),
-    option("--ann-compress-rows", "search.ann_compress_rows", "levels with this many units keep compressed "
-           "vectors (IVF-PQ; default {default})", ("optimize",), type=positive_int, metavar="N"),
+    option("--ann-compress-rows", "search.ann_compress_rows", "levels with this many units (every indexed "
+           "level, once the segments are this many) keep compressed vectors (IVF-PQ; default "
+           "{default})", ("optimize",), type=positive_int, metavar="N"),
 )
 SEARCH = (
     option("--method", "search.method", "retrieval method of the requests naming none: %(choices)s (default "

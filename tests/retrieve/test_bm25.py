@@ -10,6 +10,7 @@ from videorag.embed.hashing import HashingEmbedder
 from videorag.methods.text import candidate_alpha_fuse, fuses_short, short_alpha_fuse
 from videorag.retrieve import Corpus, Level, Searcher, bm25, snapshot
 from videorag.retrieve.bm25 import BM25
+from videorag.retrieve.ivf import IVF
 from videorag.retrieve.ivfpq import IVFPQ
 
 
@@ -98,12 +99,15 @@ def test_fusion_over_short_lists_equals_fusion_over_every_item_when_the_lists_ho
             assert np.allclose(short, every, atol=1e-5)
 
 
-def test_every_ann_level_of_a_compressed_corpus_fuses_over_short_lists(tmp_path):
+@pytest.mark.parametrize("videos_kind", ["ivf-pq", "ivf-flat"])
+def test_every_ann_level_of_a_compressed_corpus_fuses_over_short_lists(tmp_path, videos_kind):
     corpus, embedder = _compressed_corpus()
     corpus.segments.ann = None
     snapshot.save(corpus, tmp_path, "t", ann_min_rows=30, compress_rows=500)  # 600 segments, 40 videos
     loaded = snapshot.load(tmp_path, "t")
-    assert loaded.segments.ann.kind == "ivf-pq" and loaded.videos.ann.kind == "ivf-flat"
+    assert loaded.segments.ann.kind == "ivf-pq" and loaded.videos.ann.kind == "ivf-pq"  # compressed with them
+    if videos_kind == "ivf-flat":  # as a snapshot saved before every level was compressed: its candidates cut
+        loaded.videos.ann = IVF.build(np.asarray(loaded.videos.vectors))
     assert fuses_short(loaded, loaded.segments) and fuses_short(loaded, loaded.videos)
     plain, _ = _compressed_corpus()
     assert not fuses_short(plain, plain.videos)  # no ANN there

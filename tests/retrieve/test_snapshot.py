@@ -1,5 +1,6 @@
 """The search snapshot (memory-mapped corpus saved beside the index) and its IVF index."""
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -111,6 +112,7 @@ def test_a_row_file_reads_the_rows_a_mapped_array_holds(tmp_path):
     rows = RowFile(tmp_path / "v.npy")
     assert len(rows) == 300 and np.array_equal(rows[np.array([5, 0, 299])], x[[5, 0, 299]])
     assert np.array_equal(rows[10:20], x[10:20]) and rows[np.array([], int)].shape == (0, 64)
+    assert np.array_equal(rows[7], x[7]) and np.array_equal(rows[np.int64(299)], x[299])
 
 
 def test_ivfpq_short_list_rescored_exactly_finds_most_true_neighbours():
@@ -227,3 +229,29 @@ def _add_directly(rag) -> None:
     rag.library.index.add(VideoRecord("chain", "/videos/chain.mp4", 1, 1, 8.0, "subtitles", segments,
                               rag.library.embedder.embed([s.text for s in segments]), chunks,
                               rag.library.embedder.embed([chunks[0].text])))
+
+
+def _mapped_kb(path) -> int:
+    """Resident kB of this process's mappings of `path` (/proc/self/smaps)."""
+    total, inside = 0, False
+    for line in open("/proc/self/smaps"):
+        fields = line.split()
+        if "-" in fields[0] and len(fields) >= 5:
+            inside = fields[-1] == str(path)
+        elif inside and fields[0] == "Rss:":
+            total += int(fields[1])
+    return total
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps").exists(), reason="reads /proc/self/smaps (Linux)")
+def test_released_pages_leave_the_process_and_the_array_reads_the_same(tmp_path):
+    from videorag.retrieve.mapped import mapped, release
+
+    x = np.arange(2_000_000, dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    array = mapped(tmp_path / "x.npy")
+    assert float(array.sum(dtype=np.float64)) == float(x.sum(dtype=np.float64))  # every page touched
+    assert _mapped_kb(tmp_path / "x.npy") >= 7000
+    release(array, np.zeros(3))  # an array in memory: nothing to give back
+    assert _mapped_kb(tmp_path / "x.npy") < 100
+    assert np.array_equal(array[::1000], x[::1000])

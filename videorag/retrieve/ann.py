@@ -2,7 +2,8 @@
 (`ivf.IVF`: float32 vectors in cell order, every vector of the probed cells scored exactly) and
 `ivf-pq` (`ivfpq.IVFPQ`: compressed codes, a short list re-scored exactly from the float32 vectors
 on disk). Which a level gets follows its size (`choose`): exact below `ann_min_rows`, IVF-Flat up
-to `ann_compress_rows`, IVF-PQ from there (`python -m benchmarks ann`: results/scale/)."""
+to `ann_compress_rows`, IVF-PQ from there — and on every indexed level of a corpus whose segments
+are that many (`python -m benchmarks ann`: results/scale/)."""
 
 from __future__ import annotations
 
@@ -43,11 +44,14 @@ class ANN(Protocol):
         ...
 
 
-def choose(rows: int, min_rows: int, compress_rows: int) -> str | None:
-    """The kind of index a level of `rows` units gets (None: exact search)."""
+def choose(rows: int, min_rows: int, compress_rows: int, segments: int = 0) -> str | None:
+    """The kind of index a level of `rows` units gets (None: exact search), in a corpus of
+    `segments` segments: once those are compressed, every level large enough for an index is
+    (at 10M segments the chunk and video levels' float32 vectors, 1.2 GB, would otherwise be most
+    of what a search keeps in memory; their short lists are re-scored exactly all the same)."""
     if rows < min_rows:
         return None
-    return IVFPQ.kind if rows >= compress_rows else IVF.kind
+    return IVFPQ.kind if max(rows, segments) >= compress_rows else IVF.kind
 
 
 def grows_in_memory(info: dict | None) -> bool:

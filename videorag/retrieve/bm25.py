@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .mapped import release
 from .text import tokenize
 
 BLOCK = 100_000  # documents counted at a time: Python lists never hold more than a block's terms
@@ -228,15 +229,16 @@ class BM25:
         if not cols or not len(rows):
             return out
         starts = np.asarray(self.tf_indptr[rows])
-        sizes = np.asarray(self.tf_indptr[rows + 1]) - starts
+        ends = np.asarray(self.tf_indptr[rows + 1])
+        sizes = ends - starts
         at = np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
-        terms, counts = np.asarray(self.tf_indices[at]), np.asarray(self.tf_counts[at])
-        owner = np.repeat(np.arange(len(rows)), sizes)
+        terms = np.asarray(self.tf_indices[at])
         norm = self._norm(np.asarray(self.lengths[rows]))
+        bounds = np.cumsum(sizes)
         for col, weight in zip(cols, weights):  # in `scores`' order: the same sums
-            hit = terms == col
-            where = owner[hit]
-            out[where] += weight * self._weights(counts[hit], norm[where], self.idf[col])
+            hit = np.flatnonzero(terms == col)  # counts and owners read at the hits alone
+            where = np.searchsorted(bounds, hit, "right")
+            out[where] += weight * self._weights(np.asarray(self.tf_counts[at[hit]]), norm[where], self.idf[col])
         return out
 
     def top(self, query: str, k: int, reads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -303,7 +305,9 @@ class BM25:
     def _sample(self) -> "BM25":
         if self.size <= SAMPLE:
             return self
-        return self.subset(np.unique(np.linspace(0, self.size - 1, SAMPLE).astype(np.int64)))
+        sample = self.subset(np.unique(np.linspace(0, self.size - 1, SAMPLE).astype(np.int64)))
+        release(self.tf_indptr, self.tf_indices, self.tf_counts, self.lengths)  # rows all over the files
+        return sample
 
     def local_scores(self, lo: int, hi: int, query: str) -> np.ndarray:
         """BM25 of documents lo..hi-1 as a collection of their own: document frequencies and

@@ -52,8 +52,11 @@ class RowFile:
     def __len__(self) -> int:
         return self.shape[0]
 
-    def __getitem__(self, rows: np.ndarray | slice) -> np.ndarray:
-        """The rows at `rows` (indices), or a range of them in one read (a slice without step)."""
+    def __getitem__(self, rows: np.ndarray | slice | int) -> np.ndarray:
+        """The rows at `rows` (indices), a range of them in one read (a slice without step), or
+        one row (an integer)."""
+        if isinstance(rows, (int, np.integer)):
+            return self[[int(rows)]][0]
         if isinstance(rows, slice):
             lo, hi, _ = rows.indices(len(self))
             data = os.pread(self.fd, max(0, hi - lo) * self.row_bytes, self.offset + lo * self.row_bytes)
@@ -144,9 +147,12 @@ class IVFPQ:
         return {"vectors": vectors}
 
     @classmethod
-    def read(cls, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple["IVFPQ", np.ndarray]:
-        """(index, the level's vectors, mapped) of a level saved with `stored`."""
-        return cls.load(folder / f"{name}.ivfpq.faiss", folder / f"{name}.vectors.npy"), array("vectors")
+    def read(cls, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple["IVFPQ", Rows]:
+        """(index, the level's vectors) of a level saved with `stored`: the vectors are read with
+        `pread` (a search reads the short list's rows and its hits' videos; mapped, every page
+        it ever touched would count in the process's memory)."""
+        ivfpq = cls.load(folder / f"{name}.ivfpq.faiss", folder / f"{name}.vectors.npy")
+        return ivfpq, ivfpq.vectors
 
     def save(self, path: Path) -> None:
         _faiss().write_index(self.index, str(path))

@@ -37,6 +37,7 @@ from .bm25 import ARRAYS, BM25
 from .corpus import Corpus, FrameVectors, Level
 from .ivf import Vectors
 from .ivfpq import RowFile
+from .mapped import mapped
 from .text import ANALYZER, bigrams, tokenize
 from .views import ChunkViews, NoFrames, View
 
@@ -118,9 +119,9 @@ def load(index, fresh_token: str) -> Corpus | None:
     folder = Path(found["folder"])
     try:
         levels = {name: load_level(folder, name, found["levels"][name]) for name in found["levels"]}
-        visual = _mapped(folder / "visual.npy") if found.get("visual") else None
+        visual = mapped(folder / "visual.npy") if found.get("visual") else None
         frames = (
-            FrameVectors(*(_mapped(folder / f"frame.{key}.npy") for key in FRAME_ARRAYS))
+            FrameVectors(*(mapped(folder / f"frame.{key}.npy") for key in FRAME_ARRAYS))
             if found.get("frames")
             else None
         )
@@ -146,7 +147,7 @@ def load(index, fresh_token: str) -> Corpus | None:
 
 def load_level(folder: Path, name: str, info: dict) -> Level:
     """Level `name` mapped from `folder` (`info`: its manifest entry; the level knows its folder)."""
-    array = lambda key: _mapped(folder / f"{name}.{key}.npy")  # noqa: E731
+    array = lambda key: mapped(folder / f"{name}.{key}.npy")  # noqa: E731
     ann, vectors = ann_kinds.load(info.get("ann"), folder, name, array)
     level = Level(
         array("owner"),
@@ -168,7 +169,7 @@ def load_level(folder: Path, name: str, info: dict) -> Level:
 def _load_bm25(folder: Path, name: str, analyzer=tokenize) -> BM25:
     vocab = json.loads((folder / f"{name}.vocab.json").read_text())
     return BM25.from_arrays(
-        {key: _mapped(folder / f"{name}.{key}.npy") for key in ARRAYS}, {t: i for i, t in enumerate(vocab)}, analyzer
+        {key: mapped(folder / f"{name}.{key}.npy") for key in ARRAYS}, {t: i for i, t in enumerate(vocab)}, analyzer
     )
 
 
@@ -176,12 +177,6 @@ def save_bm25(folder: Path, name: str, bm25: BM25) -> None:
     for key, value in bm25.arrays().items():
         np.save(folder / f"{name}.{key}.npy", np.asarray(value))
     (folder / f"{name}.vocab.json").write_text(json.dumps(sorted(bm25.vocab, key=bm25.vocab.__getitem__)))
-
-
-def _mapped(path: Path) -> np.ndarray:
-    """A read-only array over the file's pages (a plain ndarray view: numpy's memmap subclass
-    costs microseconds on every slice, and searches slice thousands of times)."""
-    return np.load(path, mmap_mode="r").view(np.ndarray)
 
 
 def save(
@@ -242,7 +237,7 @@ def _save_levels(tmp: Path, corpus: Corpus, ann_min_rows: int, compress_rows: in
     levels = {}
     for level_name, level in named.items():
         begun = time.perf_counter()
-        kind = ann_kinds.choose(len(level), ann_min_rows, compress_rows)
+        kind = ann_kinds.choose(len(level), ann_min_rows, compress_rows, len(corpus.segments))
         if level.ann is None and kind is not None:
             here = level.folder == tmp  # its vectors are read from the file, not mapped
             level.ann = ann_kinds.build(kind, RowFile(tmp / f"{level_name}.vectors.npy") if here else level.vectors)
@@ -310,19 +305,19 @@ def _save_views(folder: Path, views: ChunkViews) -> dict:
 def _load_views(folder: Path, info: dict, chunks: Level) -> ChunkViews:
     views = {}
     for name in info["names"]:
-        chunk = _mapped(folder / f"view.{name}.chunk.npy")
+        chunk = mapped(folder / f"view.{name}.chunk.npy")
         if name == "text-clip":
             views[name] = View(name, chunk, chunks.vectors, chunks.texts, NoFrames(len(chunks)))
             continue
-        flat, offsets = _mapped(folder / f"view.{name}.frames.npy"), _mapped(folder / f"view.{name}.frame_offsets.npy")
+        flat, offsets = mapped(folder / f"view.{name}.frames.npy"), mapped(folder / f"view.{name}.frame_offsets.npy")
         views[name] = View(
             name,
             chunk,
-            _mapped(folder / f"view.{name}.vectors.npy"),
+            mapped(folder / f"view.{name}.vectors.npy"),
             _load_texts(folder, f"view.{name}"),
             Ragged(flat, offsets),
         )
-    video, starts, ends = (_mapped(folder / f"views.{key}.npy") for key in ("video", "starts", "ends"))
+    video, starts, ends = (mapped(folder / f"views.{key}.npy") for key in ("video", "starts", "ends"))
     return ChunkViews(video, starts, ends, views, info["models"])
 
 
@@ -333,7 +328,7 @@ def _save_texts(folder: Path, name: str, texts) -> None:
 
 
 def _load_texts(folder: Path, name: str) -> Texts:
-    return Texts(_mapped(folder / f"{name}.texts.npy"), _mapped(folder / f"{name}.offsets.npy"))
+    return Texts(mapped(folder / f"{name}.texts.npy"), mapped(folder / f"{name}.offsets.npy"))
 
 
 def _point(root: Path, name: str) -> None:

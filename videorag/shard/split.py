@@ -84,7 +84,7 @@ def _indexed(corpus: Corpus, ann_min_rows: int, compress_rows: int) -> Corpus:
     levels = {}
     for name in ("segments", "chunks", "videos"):
         level = getattr(corpus, name)
-        kind = ann_kinds.choose(len(level), ann_min_rows, compress_rows)
+        kind = ann_kinds.choose(len(level), ann_min_rows, compress_rows, len(corpus.segments))
         if level.ann is None and kind is not None:
             level = replace(level, ann=ann_kinds.build(kind, level.vectors))
         levels[name] = level
