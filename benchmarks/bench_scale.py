@@ -161,6 +161,8 @@ def child_serve(index_dir: Path, queries: int) -> dict:
                                   ("bm25", "bm25", False)):   # the default method, then its two halves alone
         times = times_ms(lambda text: rag.search(text, top_k=10, method=method, moments=moments), texts)
         out.update({f"{name}_{k}": v for k, v in percentiles(times, digits=1).items()})
+        if name == "moments":   # the default method's searches alone (the halves below map pages of their own)
+            out["peak_rss_gb_default"] = _peak_rss_gb()
     out["peak_rss_gb"] = _peak_rss_gb()
     out["rss_now_gb"] = {k: _status_gb(k) for k in ("RssAnon", "RssFile")}   # own memory / mapped files
     return out

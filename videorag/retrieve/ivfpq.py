@@ -23,6 +23,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from .ivf import InRowOrder
+from .mapped import mapped
 
 BLOCK = 500_000  # vectors per faiss `add` (bounds the float32 copy made for it)
 SAMPLE_PER_CELL = 64  # k-means and codebook training points per cell
@@ -37,7 +38,8 @@ def _faiss():
 
 
 class RowFile:
-    """Rows of a saved (n, dim) float32 `.npy`, read on demand with `pread` (thread-safe)."""
+    """Rows of a saved (n, dim) float32 `.npy`, read on demand with `pread` (thread-safe); as a
+    whole (`np.asarray`), the file mapped."""
 
     def __init__(self, path: Path):
         with open(path, "rb") as handle:
@@ -46,26 +48,38 @@ class RowFile:
             shape, _, dtype = read(handle)
             self.offset = handle.tell()
         assert dtype == np.float32 and len(shape) == 2, f"{path}: not an (n, dim) float32 array"
-        self.shape, self.row_bytes = shape, shape[1] * 4
+        self.path, self.shape, self.row_bytes = path, shape, shape[1] * 4
         self.fd = os.open(path, os.O_RDONLY)
 
     def __len__(self) -> int:
         return self.shape[0]
 
     def __getitem__(self, rows: np.ndarray | slice | int) -> np.ndarray:
-        """The rows at `rows` (indices), a range of them in one read (a slice without step), or
+        """The rows at `rows` (indices), a range of them read at once (a slice without step), or
         one row (an integer)."""
         if isinstance(rows, (int, np.integer)):
             return self[[int(rows)]][0]
         if isinstance(rows, slice):
             lo, hi, _ = rows.indices(len(self))
-            data = os.pread(self.fd, max(0, hi - lo) * self.row_bytes, self.offset + lo * self.row_bytes)
-        else:
-            data = b"".join(os.pread(self.fd, self.row_bytes, self.offset + int(r) * self.row_bytes) for r in rows)
-        return np.frombuffer(data, np.float32).reshape(-1, self.shape[1])
+            out = np.empty((max(0, hi - lo), self.shape[1]), np.float32)
+            self._read(out, lo)
+            return out
+        out = np.empty((len(rows), self.shape[1]), np.float32)
+        for i, row in enumerate(rows):
+            self._read(out[i], int(row))
+        return out
+
+    def _read(self, out: np.ndarray, row: int) -> None:
+        """Fill `out` from row `row` on (one read may stop short: past 2 GB, Linux's most)."""
+        view, done = memoryview(out).cast("B"), 0
+        while done < len(view):
+            got = os.preadv(self.fd, [view[done:]], self.offset + row * self.row_bytes + done)
+            if got <= 0:
+                raise OSError(f"{self.path}: ends before row {row + len(out)}")
+            done += got
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
-        return np.asarray(self[0 : len(self)], dtype)
+        return np.asarray(mapped(self.path), dtype)  # every row: the file's pages, not a copy in memory
 
     def __del__(self):
         if hasattr(self, "fd"):
