@@ -44,8 +44,8 @@ SETTINGS = (
     ("ivf-pq 128 probes, 200 re-scored", 50_000, 50_000, None, 200),
     ("ivf-pq 128 probes, 1000 re-scored", 50_000, 50_000, None, 1000),
     ("ivf-pq 128 probes, 200 re-scored" + EVERY, 50_000, 50_000, None, 200),
-    ("ivf-pq segments, ivf-flat chunks and videos", 1_000, 50_000, None, 200),
-    ("ivf-pq segments, ivf-flat chunks and videos" + EVERY, 1_000, 50_000, None, 200),
+    ("ivf-pq every level", 1_000, 50_000, None, 200),  # chunks and videos compressed with the segments
+    ("ivf-pq every level" + EVERY, 1_000, 50_000, None, 200),
 )
 
 

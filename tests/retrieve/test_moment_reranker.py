@@ -69,3 +69,28 @@ def test_search_with_a_selecting_reranker_for_moments_is_a_domain_error():
     config = SearchConfig(moments=MomentConfig(reranker="dual-mmr"))
     with pytest.raises(UnknownBackendError, match="choose one of: auto, cross-encoder, e5, llm"):
         _searcher().search(QUERY, create_method("textvideorag", config), config, 5, moments=True)
+
+
+@pytest.mark.parametrize("method", ["textvideorag", "bm25", "dense"])
+def test_plain_search_cites_the_best_of_all_moments_and_computes_only_that(method):
+    searcher, config = _searcher(), SearchConfig()
+    hits = searcher.search(QUERY, create_method(method, config), config, 5)
+    qc = searcher.context(QUERY, config)
+    for hit in hits:
+        best = text_moments(qc, searcher.corpus.video_ids.index(hit.video_id))[0]
+        assert (hit.start, hit.end, hit.text) == (best.start, best.end, best.text)
+    qc = searcher.context(QUERY, config)
+    found = searcher.found(qc, create_method(method, config), 5)
+    assert all(len(f.moments) == 1 for f in found) and not qc.best_moment_only  # reset for what reads it next
+
+
+def test_plain_search_with_a_moment_reranker_lets_it_see_every_moment(monkeypatch):
+    monkeypatch.setitem(RERANKERS._entries, EarliestFirst.name, f"{__name__}:EarliestFirst")
+    EarliestFirst.seen = []
+    config = SearchConfig(moments=MomentConfig(reranker=EarliestFirst.name, reranker_weight=1.0))
+    searcher = _searcher()
+    hits = searcher.search(QUERY, create_method("textvideorag", config), config, 5)
+    row = searcher.corpus.video_ids.index("lecture")
+    lecture = [m for m in EarliestFirst.seen if m.video == row]
+    cited = next(h for h in hits if h.video_id == "lecture")
+    assert len(lecture) >= 3 and cited.start == min(m.start for m in lecture)  # chosen among all of them

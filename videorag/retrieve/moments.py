@@ -24,17 +24,22 @@ from .base import Candidate, Reranker
 from .fusion import minmax
 
 
-def text_moments(qc, video: int, source: str = "text", reranker: Reranker | None = None) -> list[Candidate]:
+def text_moments(
+    qc, video: int, source: str = "text", reranker: Reranker | None = None, most: int | None = None
+) -> list[Candidate]:
     """The video's moments for the query, best first, scores in [0, 1] (1 = the best); rescored
     by `reranker` when one is given (the one `MomentConfig.reranker` names:
-    `videorag.rerank.moment_reranker_for(config)`)."""
+    `videorag.rerank.moment_reranker_for(config)`); `most`: at most that many (default
+    `MomentConfig.per_video`)."""
     cfg, level = qc.config.moments, qc.corpus.segments
     lo, hi = level.span(video)
     if lo == hi:
         return []
     specific, plain = own_relevance(qc, video, lo, hi, cfg)
     scores = minmax(with_context(specific, cfg.context_weight)) if hi - lo > 1 else np.ones(1)
-    found = peaks(scores, plain, level.starts[lo:hi], level.ends[lo:hi], _Span(level.texts, lo), video, cfg, source)
+    found = peaks(
+        scores, plain, level.starts[lo:hi], level.ends[lo:hi], _Span(level.texts, lo), video, cfg, source, most
+    )
     return reranker.rerank(qc, found) if reranker is not None else found
 
 
@@ -84,14 +89,22 @@ def with_context(scores: np.ndarray, weight: float) -> np.ndarray:
 
 
 def peaks(
-    scores: np.ndarray, own: np.ndarray, starts, ends, texts, video: int, cfg: MomentConfig, source: str
+    scores: np.ndarray,
+    own: np.ndarray,
+    starts,
+    ends,
+    texts,
+    video: int,
+    cfg: MomentConfig,
+    source: str,
+    most: int | None = None,
 ) -> list[Candidate]:
     """Non-maximum suppression: the best segment (by `scores`, with context) widened over
     neighbours whose `own` score is close to the peak's, within `max_seconds`; then the best
-    segment outside it, and so on."""
+    segment outside it, and so on, `most` moments (default `per_video`)."""
     free = np.ones(len(scores), bool)
     out: list[Candidate] = []
-    while free.any() and len(out) < cfg.per_video:
+    while free.any() and len(out) < (most or cfg.per_video):
         peak = int(np.flatnonzero(free)[np.argmax(scores[free])])
         lo, hi = widen(peak, own, starts, ends, free, cfg)
         free[lo : hi + 1] = False

@@ -68,6 +68,7 @@ class QueryContext:
         self.timings: dict[str, float] = {}  # seconds per stage, for methods that report them
         self.judged: list[Candidate] = []  # a judged ranking's steps, each scored by the judge's P(yes)
         self.shared: dict = {}  # level name → the collection's `scale.Scale` (set by a sharded search)
+        self.best_moment_only = False  # set while a plain search finds its videos: one moment each is shown
 
     def memo(self, key, make):
         """`make()` computed once per query and key."""
@@ -196,7 +197,11 @@ class Searcher:
         with single_blas_thread():
             ranking = method.rank(qc)
             pool = top(ranking.videos, max(top_k, qc.config.moments.pool_videos) if moments else top_k)
-            return [self._found(qc, ranking, int(v), moments) for v in pool]
+            qc.best_moment_only = not moments
+            try:
+                return [self._found(qc, ranking, int(v), moments) for v in pool]
+            finally:
+                qc.best_moment_only = False  # the context may serve more (an answer's evidence)
 
     def _found(self, qc: QueryContext, ranking: Ranking, video: int, moments: bool) -> Found:
         listed = ranking.moments(video)
