@@ -311,3 +311,15 @@ def _known(runner, job_id: str) -> bool:
         return True
     except KeyError:
         return False
+
+
+def test_a_server_searching_shards_refuses_writes_it_would_never_search(corpus, tmp_path):
+    root, index = corpus
+    client = client_for(index, root, ray="local", upload_dir=tmp_path / "uploads")  # searches are not routed here
+    video_id = client.get("/search", params={"q": "boil water"}).json()["results"][0]["video_id"]
+    files = {"file": ("grout.mp4", b"not read", "video/mp4")}
+    for refused in (client.post("/index", json={"paths": [str(root / "library")]}, headers=AUTH),
+                    client.post("/index", files=files, headers=AUTH),
+                    client.delete(f"/videos/{video_id}", headers=AUTH)):
+        assert refused.status_code == 403 and "videorag shard" in refused.json()["detail"], refused.text
+    assert not (tmp_path / "uploads").exists() and client.get(f"/videos/{video_id}").status_code == 200

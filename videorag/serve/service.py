@@ -204,6 +204,7 @@ class Service:
     def delete(self, video_id: str) -> dict:
         """Remove a video; busy (an ingest holds the index) after WRITE_WAIT seconds, not forever."""
         self.video(video_id)
+        self._unsharded("remove videos")
         with self.rag.location.lock().hold(WRITE_WAIT):
             return {"removed": self.rag.library.remove([video_id])}
 
@@ -211,11 +212,13 @@ class Service:
         """Start an index job over server paths, each inside a configured root."""
         if not paths:
             raise ConfigError("no paths given", 'send {"paths": ["/videos/folder"]}')
+        self._unsharded("index videos")
         checked = [str(self.inside_roots(p)) for p in paths]
         return self.jobs.start(checked).to_dict()
 
     def index_upload(self, name: str, stream, length: int | None = None) -> dict:
         """Store an uploaded file (size-capped) in the upload folder and start a job on it."""
+        self._unsharded("index uploads")
         limit = self.config.max_upload_bytes
         if length is not None and length > limit:
             raise TooLarge(
@@ -235,6 +238,15 @@ class Service:
                     )
                 out.write(block)
         return self.jobs.start([str(target)]).to_dict()
+
+    def _unsharded(self, what: str) -> None:
+        """A server searching shards (`--ray`) serves what they held when it started: a write to
+        the index would never reach its searches."""
+        if self.config.ray:
+            raise Forbidden(
+                f"this server searches the index's shards on Ray and cannot {what}",
+                "write with `videorag index` / `remove`, then `videorag shard` and restart `serve --ray`",
+            )
 
     @property
     def uploads(self) -> Path:
