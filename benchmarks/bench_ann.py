@@ -36,7 +36,7 @@ class Candidate:
     searched (HNSW: twice as many candidates kept while searching)."""
 
     def __init__(self, path: Path, probes: int = 32, shortlist: int = 100):
-        from videorag.retrieve.ivfpq import RowFile
+        from videorag.retrieve.mapped import RowFile
 
         self.path, self.probes, self.shortlist = path, probes, shortlist
         self.vectors = np.load(path, mmap_mode="r").view(np.ndarray)

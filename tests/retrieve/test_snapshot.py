@@ -105,7 +105,7 @@ def test_ivf_finds_most_true_neighbours_with_few_probes():
 
 
 def test_a_row_file_reads_the_rows_a_mapped_array_holds(tmp_path):
-    from videorag.retrieve.ivfpq import RowFile
+    from videorag.retrieve.mapped import RowFile
 
     x = _clustered(300)
     np.save(tmp_path / "v.npy", x)

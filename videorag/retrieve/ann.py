@@ -13,7 +13,7 @@ from typing import Callable, Protocol
 import numpy as np
 
 from .ivf import IVF, Vectors
-from .ivfpq import IVFPQ, RowFile
+from .ivfpq import IVFPQ
 
 KINDS: dict[str, type[IVF] | type[IVFPQ]] = {IVF.kind: IVF, IVFPQ.kind: IVFPQ}
 
@@ -61,9 +61,9 @@ def grows_in_memory(info: dict | None) -> bool:
     return not info or info["kind"] != IVFPQ.kind
 
 
-def build(kind: str, vectors: Vectors | RowFile) -> ANN:
+def build(kind: str, vectors: Vectors) -> ANN:
     """A `kind` index of `vectors` (an array, or a `RowFile`: rows read from disk, nothing mapped)."""
-    return KINDS[kind].build(vectors)  # type: ignore[arg-type]
+    return KINDS[kind].build(vectors)
 
 
 def load(info: dict | None, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple[ANN | None, Vectors]:

@@ -11,6 +11,8 @@ from typing import Callable
 
 import numpy as np
 
+from .mapped import RowFile
+
 BLOCK = 65_536  # rows per matrix product while assigning (bounds memory)
 
 
@@ -129,7 +131,7 @@ class InRowOrder:
         return out if dtype is None else out.astype(dtype)
 
 
-Vectors = np.ndarray | InRowOrder  # (n, dim) vectors: an array, or an IVF's in level row order
+Vectors = np.ndarray | InRowOrder | RowFile  # (n, dim) vectors: an array, an IVF's in level row order, a file's
 
 
 def _assign(vectors: Vectors, centroids: np.ndarray) -> np.ndarray:

@@ -14,7 +14,6 @@ where a float32 IVF would need 15 GB in memory."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -22,8 +21,8 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import ConfigError
-from .ivf import InRowOrder
-from .mapped import mapped
+from .ivf import Vectors
+from .mapped import RowFile
 
 BLOCK = 500_000  # vectors per faiss `add` (bounds the float32 copy made for it)
 SAMPLE_PER_CELL = 64  # k-means and codebook training points per cell
@@ -37,62 +36,10 @@ def _faiss():
     return faiss
 
 
-class RowFile:
-    """Rows of a saved (n, dim) float32 `.npy`, read on demand with `pread` (thread-safe); as a
-    whole (`np.asarray`), the file mapped."""
-
-    def __init__(self, path: Path):
-        with open(path, "rb") as handle:
-            version = np.lib.format.read_magic(handle)
-            read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-            shape, _, dtype = read(handle)
-            self.offset = handle.tell()
-        assert dtype == np.float32 and len(shape) == 2, f"{path}: not an (n, dim) float32 array"
-        self.path, self.shape, self.row_bytes = path, shape, shape[1] * 4
-        self.fd = os.open(path, os.O_RDONLY)
-
-    def __len__(self) -> int:
-        return self.shape[0]
-
-    def __getitem__(self, rows: np.ndarray | slice | int) -> np.ndarray:
-        """The rows at `rows` (indices), a range of them read at once (a slice without step), or
-        one row (an integer)."""
-        if isinstance(rows, (int, np.integer)):
-            return self[[int(rows)]][0]
-        if isinstance(rows, slice):
-            lo, hi, _ = rows.indices(len(self))
-            out = np.empty((max(0, hi - lo), self.shape[1]), np.float32)
-            self._read(out, lo)
-            return out
-        out = np.empty((len(rows), self.shape[1]), np.float32)
-        for i, row in enumerate(rows):
-            self._read(out[i], int(row))
-        return out
-
-    def _read(self, out: np.ndarray, row: int) -> None:
-        """Fill `out` from row `row` on (one read may stop short: past 2 GB, Linux's most)."""
-        view, done = memoryview(out).cast("B"), 0
-        while done < len(view):
-            got = os.preadv(self.fd, [view[done:]], self.offset + row * self.row_bytes + done)
-            if got <= 0:
-                raise OSError(f"{self.path}: ends before row {row + len(out)}")
-            done += got
-
-    def __array__(self, dtype=None, copy=None) -> np.ndarray:
-        return np.asarray(mapped(self.path), dtype)  # every row: the file's pages, not a copy in memory
-
-    def __del__(self):
-        if hasattr(self, "fd"):
-            os.close(self.fd)
-
-
-Rows = np.ndarray | RowFile | InRowOrder  # what rows are read from: an array, a file, an IVF's vectors
-
-
 @dataclass
 class IVFPQ:
     index: Any  # faiss.IndexIVFPQ (inner product)
-    vectors: Rows  # (n, dim) float32 unit rows, row order: the exact re-score
+    vectors: Vectors  # (n, dim) float32 unit rows, row order: the exact re-score
 
     kind = "ivf-pq"
     short = True
@@ -114,7 +61,7 @@ class IVFPQ:
         return rows, np.asarray(self.vectors[rows] @ query, np.float32)
 
     @classmethod
-    def build(cls, vectors: Rows, cells: int | None = None, codes: int = 96, seed: int = 0) -> "IVFPQ":
+    def build(cls, vectors: Vectors, cells: int | None = None, codes: int = 96, seed: int = 0) -> "IVFPQ":
         """Cells ≈ √n by default; k-means and the codebooks train on ≤ 64 sampled points a cell.
         `vectors` may be memory-mapped or a `RowFile` (nothing mapped): they are added a block at
         a time."""
@@ -132,7 +79,7 @@ class IVFPQ:
             index.add(np.ascontiguousarray(vectors[lo : lo + BLOCK], np.float32))
         return cls(index, vectors)
 
-    def extended(self, new: np.ndarray, vectors: Rows) -> "IVFPQ":
+    def extended(self, new: np.ndarray, vectors: Vectors) -> "IVFPQ":
         """This index with `new` added as rows n, n+1, … (their nearest existing cells; no
         training again); `vectors`: every row's float32 vector, new ones included."""
         index = _faiss().clone_index(self.index)
@@ -161,7 +108,7 @@ class IVFPQ:
         return {"vectors": vectors}
 
     @classmethod
-    def read(cls, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple["IVFPQ", Rows]:
+    def read(cls, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple["IVFPQ", Vectors]:
         """(index, the level's vectors) of a level saved with `stored`: the vectors are read with
         `pread` (a search reads the short list's rows and its hits' videos; mapped, every page
         it ever touched would count in the process's memory)."""

@@ -36,8 +36,7 @@ from . import ann as ann_kinds
 from .bm25 import ARRAYS, BM25
 from .corpus import Corpus, FrameVectors, Level
 from .ivf import Vectors
-from .ivfpq import RowFile
-from .mapped import mapped
+from .mapped import RowFile, mapped
 from .text import ANALYZER, bigrams, tokenize
 from .views import ChunkViews, NoFrames, View
 
