@@ -60,6 +60,10 @@ class OnnxMiniLMEmbedder:
             tokenizer.enable_padding()
             options = ort.SessionOptions()
             options.intra_op_num_threads = int(os.environ.get("OMP_NUM_THREADS", "0") or 0)
+            # idle threads sleep instead of spinning: a server embeds many queries at once, and
+            # spinning threads took the cores from the others (8 threads: 169 → 239 queries/s;
+            # one query alone 5.8 → 6.0 ms p50)
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             self._session = ort.InferenceSession(str(weights), options, providers=["CPUExecutionProvider"])
             self._tokenizer = tokenizer
 
