@@ -67,7 +67,7 @@ class RowFile:
         while done < len(view):
             got = os.preadv(self.fd, [view[done:]], self.offset + row * self.row_bytes + done)
             if got <= 0:
-                raise OSError(f"{self.path}: ends before row {row + len(out)}")
+                raise OSError(f"{self.path}: shorter than its header says (reading from row {row})")
             done += got
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
