@@ -229,12 +229,11 @@ class BM25:
         if not cols or not len(rows):
             return out
         starts = np.asarray(self.tf_indptr[rows])
-        ends = np.asarray(self.tf_indptr[rows + 1])
-        sizes = ends - starts
-        at = np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+        sizes = np.asarray(self.tf_indptr[rows + 1]) - starts
+        bounds = np.cumsum(sizes)  # each document's end in the gathered terms
+        at = np.repeat(starts - bounds + sizes, sizes) + np.arange(int(bounds[-1]))
         terms = np.asarray(self.tf_indices[at])
         norm = self._norm(np.asarray(self.lengths[rows]))
-        bounds = np.cumsum(sizes)
         for col, weight in zip(cols, weights):  # in `scores`' order: the same sums
             hit = np.flatnonzero(terms == col)  # counts and owners read at the hits alone
             where = np.searchsorted(bounds, hit, "right")
