@@ -241,6 +241,8 @@ SERVE = OptionTable("serve_options", _serve_config, (
            type=positive_int),
     option("--shard-deadline", "shard_deadline", "seconds a search waits for its shards; late ones leave it "
            "partial (default {default})", ("serve",), type=float),
+    option("--searches", "searches", "searches run at once; the others wait their turn (default: one per core, "
+           "64 with --ray)", ("serve",), type=int),
 ))
 
 

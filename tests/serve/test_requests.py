@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import os
+import threading
+import time
 from pathlib import Path
 
 import anyio
@@ -18,6 +21,7 @@ from tests.reliability.media import tiny_videos
 from videorag import Config, VideoRAG
 from videorag.cli.parser import build_parser
 from videorag.config import RerankConfig
+from videorag.errors import ConfigError
 from videorag.embed.hashing import HashingEmbedder
 from videorag.options import CONFIG, SERVE
 from videorag.requests import OPERATIONS, AskRequest, SearchRequest, params
@@ -148,3 +152,43 @@ def test_the_service_passes_on_only_the_fields_a_request_sets():
     service.search(SearchRequest("kettle"))
     service.search(SearchRequest("kettle", top_k=3, moments=True, judge=False))
     assert rag.calls == [{"query": "kettle"}, {"query": "kettle", "top_k": 3, "moments": True, "judge": False}]
+
+
+class Overlapping(Recording):
+    """Searches that take a while, counting how many run at once."""
+
+    def __init__(self):
+        super().__init__()
+        self.running = self.most = 0
+        self.lock = threading.Lock()
+
+    def search(self, *args, **kwargs) -> list:
+        with self.lock:
+            self.running += 1
+            self.most = max(self.most, self.running)
+        time.sleep(0.05)
+        with self.lock:
+            self.running -= 1
+        return super().search(*args, **kwargs)
+
+
+@pytest.mark.parametrize("searches", [1, 2])
+def test_at_most_the_configured_number_of_searches_run_at_once(searches):
+    """More searches at once than cores only slow each other down: the rest wait their turn."""
+    rag = Overlapping()
+    service = Service(rag, ServeConfig(Path("ix"), searches=searches))
+    threads = [threading.Thread(target=service.search, args=(SearchRequest("kettle"),)) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert rag.most == searches and len(rag.calls) == 6
+
+
+def test_searches_default_to_one_per_core_and_more_for_shards_on_ray():
+    from videorag.serve.service import _searches
+
+    assert _searches(ServeConfig(Path("ix"))) == len(os.sched_getaffinity(0))
+    assert _searches(ServeConfig(Path("ix"), ray="auto")) > len(os.sched_getaffinity(0))
+    with pytest.raises(ConfigError, match="--searches"):
+        ServeConfig(Path("ix"), searches=-1)

@@ -15,6 +15,7 @@ from typing import Annotated, Any, NamedTuple
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
@@ -113,11 +114,13 @@ def _query(param: requests.Param):
 
 def _search_routes(app: FastAPI, service: Service, guards: Guards) -> None:
     @schemas.takes(requests.SearchRequest, _query)
-    def search(**fields):
+    async def search(**fields):
         """Best videos (each at its best moment), or with `moments` the best moments; with
         `judge`, a language model reads the best videos' steps and picks the moments (~2.5 s).
         A parameter left out is the server's setting (`GET /methods` says whether it judges)."""
-        return service.search(requests.SearchRequest(**fields))
+        # async, the search on a worker thread: its answer is checked on the loop, not on a second
+        # worker thread (each hand-over between threads costs a busy server milliseconds)
+        return await run_in_threadpool(service.search, requests.SearchRequest(**fields))
 
     app.get("/search", dependencies=[guards.read], response_model=schemas.SearchResult)(search)
 
@@ -241,7 +244,7 @@ def _auth(service: Service, write: bool, url_token: bool = False):
     counts too; elsewhere only the header does, so a token is not left in logs and histories."""
     config = service.config
 
-    def check(request: Request) -> None:
+    async def check(request: Request) -> None:  # async: no I/O, so not worth a worker thread
         given = bearer(request.headers) or (request.query_params.get("token") if url_token else None)
         try:
             config.check_token(given, write)
