@@ -5,9 +5,9 @@
    throughput, p50 / p95 / p99, errors (goal: p99 ≤ 200 ms, 0 errors);
 3. time to the first streamed token of `POST /ask?stream=true` with the local llama.cpp generator.
 
-    python -m benchmarks serve [--clients 8] [--seconds 60] [--embed-backend onnx] [--rate 50]
+    python -m benchmarks serve [--clients 8] [--seconds 60] [--embed-backend onnx] [--rate 50] [--searches N]
 writes OUT/serve-BACKEND.json (`--rate R`: only `/search` at R requests a second, open loop:
-OUT/serve-BACKEND-Rrps.json).
+OUT/serve-BACKEND-Rrps.json; `--searches N`: the server's, `-Ns` added to the name).
 """
 from __future__ import annotations
 
@@ -33,11 +33,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(index: Path, port: int, backend: str) -> tuple[subprocess.Popen, float]:
+def start(index: Path, port: int, backend: str, searches: int = 0) -> tuple[subprocess.Popen, float]:
     """Start the server; seconds until the first /search answered."""
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "videorag.cli", "serve", "--index", str(index), "--port",
-                             str(port), "--generator", "llamacpp", "--embed-backend", backend],
+                             str(port), "--generator", "llamacpp", "--embed-backend", backend]
+                            + (["--searches", str(searches)] if searches else []),
                             stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/search"
     while True:
@@ -150,6 +151,7 @@ def options(parser) -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--embed-backend", default="sentence-transformers", help="e.g. onnx (no torch)")
+    parser.add_argument("--searches", type=int, default=0, help="the server's --searches (default: its own)")
     parser.add_argument("--rate", type=float, default=0.0, help="instead of closed-loop clients: an open-loop "
                         "load of this many /search requests a second (no /ask)")
 
@@ -157,8 +159,9 @@ def options(parser) -> None:
 def main(run) -> dict:
     args = run.args
     run.label = args.embed_backend + (f"-{args.rate:g}rps" if args.rate else "")
+    run.label += f"-{args.searches}s" if args.searches else ""
     port = free_port()
-    proc, cold = start(search_index(run), port, args.embed_backend)
+    proc, cold = start(search_index(run), port, args.embed_backend, args.searches)
     try:
         if args.rate:
             return {"embed_backend": args.embed_backend, "cold_start_to_first_answer_seconds": round(cold, 2),
