@@ -175,7 +175,46 @@ def _sharded(folder: Path, corpus: Corpus, n: int, queries, method, config, expe
     if n > 1:
         found["killed_shard"] = _killed(router, queries[0][0], method, config)
     ray_serve.shutdown(n)
+    found["two_empty_rounds"] = _transport(n, queries[0][1])
     return found
+
+
+class _Empty:
+    """A shard that does nothing: what the transport alone costs a search."""
+
+    def call(self, query):
+        return query
+
+
+def _transport(n: int, vector: np.ndarray, calls: int = 200) -> dict:
+    """Two rounds of `n` calls at once (a search's fan-out) to shards that do nothing: through
+    Ray Serve handles (as the router calls them) and through plain Ray actors, for comparison."""
+    import ray
+    from ray import serve
+
+    asked = {"vector": vector, "text": "how do I fix a bike chain"}
+    names = [f"videorag-empty-{k}" for k in range(n)]
+    handles = [serve.run(serve.deployment(_Empty, name=name).options(ray_actor_options={"num_cpus": 1 / n})
+                         .bind(), name=name, route_prefix=None) for name in names]
+    served = _rounds(lambda: [r.result(timeout_s=5) for r in [h.call.remote(asked) for h in handles]], calls)
+    for name in names:
+        serve.delete(name)
+    actors = [ray.remote(num_cpus=1 / n)(_Empty).remote() for _ in range(n)]
+    plain = _rounds(lambda: ray.get([a.call.remote(asked) for a in actors]), calls)
+    for actor in actors:
+        ray.kill(actor)
+    return {"ray_serve": served, "ray_actors": plain}
+
+
+def _rounds(fan_out, calls: int) -> dict:
+    for _ in range(20):
+        fan_out()
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        fan_out(), fan_out()
+        times.append(time.perf_counter() - start)
+    return _latency(times)
 
 
 def _shard_cost(folder: Path, n: int, queries, method, config) -> dict:
