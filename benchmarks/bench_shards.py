@@ -182,20 +182,24 @@ def _sharded(folder: Path, corpus: Corpus, n: int, queries, method, config, expe
 class _Empty:
     """A shard that does nothing: what the transport alone costs a search."""
 
-    def call(self, query):
+    async def call(self, query):  # async, as `ShardReplica`'s methods
         return query
 
 
 def _transport(n: int, vector: np.ndarray, calls: int = 200) -> dict:
     """Two rounds of `n` calls at once (a search's fan-out) to shards that do nothing: through
-    Ray Serve handles (as the router calls them) and through plain Ray actors, for comparison."""
+    Ray Serve handles (as the router calls them: gRPC, methods on the replica's main loop) and
+    through plain Ray actors, for comparison."""
     import ray
     from ray import serve
 
+    from videorag.shard.ray_serve import ServeShard, actor_options
+
     asked = {"vector": vector, "text": "how do I fix a bike chain"}
     names = [f"videorag-empty-{k}" for k in range(n)]
-    handles = [serve.run(serve.deployment(_Empty, name=name).options(ray_actor_options={"num_cpus": 1 / n})
-                         .bind(), name=name, route_prefix=None) for name in names]
+    deployments = [serve.deployment(_Empty, name=name).options(ray_actor_options=actor_options(1 / n)) for name in names]
+    handles = [ServeShard(name, serve.run(d.bind(), name=name, route_prefix=None)).handle
+               for name, d in zip(names, deployments)]
     served = _rounds(lambda: [r.result(timeout_s=5) for r in [h.call.remote(asked) for h in handles]], calls)
     for name in names:
         serve.delete(name)
