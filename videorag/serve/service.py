@@ -109,7 +109,7 @@ def _searches(config: ServeConfig) -> int:
     of shards on Ray mostly waits on them, so more may run."""
     if config.searches:
         return config.searches
-    return 64 if config.ray else len(os.sched_getaffinity(0))
+    return 64 if config.ray else os.cpu_count() or 1
 
 
 def bearer(headers: Mapping[str, str] | None) -> str | None:
