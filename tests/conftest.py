@@ -56,8 +56,10 @@ def short_video(tmp_path_factory) -> tuple[Path, list]:
 @pytest.fixture(scope="session")
 def asr():
     from videorag.asr import create_asr
+    from videorag.config import IngestConfig
+    from videorag.ingest.engines.local import local_streams
 
-    model = create_asr("faster-whisper")
+    model = create_asr("faster-whisper", streams=local_streams(IngestConfig()))  # as the library makes it
     model.warm_up()
     return model
 

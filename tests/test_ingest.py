@@ -155,6 +155,52 @@ def test_whisper_is_seeded_before_every_window_so_a_transcript_depends_on_its_au
     assert [(s.start, s.end, s.text) for s in again] == [(s.start, s.end, s.text) for s in first]
 
 
+def test_streams_transcribe_at_once_with_the_transcripts_of_one_stream(asr, sample_dir):
+    """Two videos transcribed from two threads at once (each borrows its own model instance, as
+    the local engine's streams do) come out as when transcribed one after the other."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    paths = [str(p) for p in sorted(sample_dir[0].glob("*.mp4"))[:2]]
+    alone = [asr.transcribe(p) for p in paths]
+    with ThreadPoolExecutor(2) as pool:
+        together = list(pool.map(asr.transcribe, paths))
+    assert asr.streams == 2 and all(alone)
+    assert [[(s.start, s.end, s.text) for s in t] for t in together] == [
+        [(s.start, s.end, s.text) for s in t] for t in alone]
+
+
+def test_the_local_engine_builds_streams_videos_at_once_and_returns_them_in_order(tmp_path):
+    import threading
+    import time
+
+    from videorag.config import IngestConfig
+    from videorag.ingest.engines.local import LocalEngine
+
+    class Ingestor:
+        def __init__(self):
+            self.now = self.most = 0
+            self.lock = threading.Lock()
+
+        def frames(self, path):
+            return [path.name]
+
+        def outcome(self, path, video_id, frames):
+            with self.lock:
+                self.now += 1
+                self.most = max(self.most, self.now)
+            time.sleep(0.05 if video_id == "v0" else 0.01)   # the first finishes last
+            with self.lock:
+                self.now -= 1
+            return video_id, frames()
+
+    todo = [(tmp_path / f"{i}.mp4", f"v{i}") for i in range(5)]
+    for streams, most in ((1, 1), (3, 3)):
+        ingestor = Ingestor()
+        built = [(path, job()) for path, job in LocalEngine(IngestConfig(streams=streams)).build(ingestor, todo)]
+        assert built == [(p, (v, [p.name])) for p, v in todo]
+        assert ingestor.most == most
+
+
 def test_each_file_reports_its_stages_in_order_with_an_estimate_of_the_time_left(make_rag, short_video, monkeypatch):
     from videorag.ingest import progress as progress_module
 
@@ -185,6 +231,23 @@ def test_the_time_left_scales_the_elapsed_time_by_the_work_left(tmp_path, monkey
     tracker.stage(tmp_path / "b.mp4", "caption", shown="ocr")
     assert heard[-1][1] == "ocr" and abs(heard[-1][2] - 10 * (400 - 300 - 0.85 * 100) / (300 + 85)) < 1e-6
     assert progress_module.eta_text(None) == "" and progress_module.eta_text(150) == "about 2 min left"
+
+
+def test_the_time_left_counts_every_file_being_built_at_once(tmp_path, monkeypatch):
+    from videorag.ingest import progress as progress_module
+
+    for name in ("a.mp4", "b.mp4"):
+        (tmp_path / name).write_bytes(b"\0" * 100)
+    monkeypatch.setattr(progress_module.time, "monotonic", lambda: 10.0)
+    heard = []
+    tracker = progress_module.Tracker([tmp_path / "a.mp4", tmp_path / "b.mp4"], lambda *r: heard.append(r))
+    tracker.started = 0.0
+    tracker.stage(tmp_path / "a.mp4", "transcribe", 0.5)   # 30 of 200 bytes
+    tracker.stage(tmp_path / "b.mp4", "embed")             # and 60 more, at once
+    assert abs(heard[-1][2] - 10 * (200 - 90) / 90) < 1e-6
+    tracker.finished(tmp_path / "a.mp4")
+    tracker.stage(tmp_path / "b.mp4", "decode")            # 100 done, 70 of b
+    assert abs(heard[-1][2] - 10 * (200 - 170) / 170) < 1e-6
 
 
 def test_plain_stage_lines_say_each_stage_once_not_each_tick():

@@ -69,14 +69,14 @@ class IngestConfig:
     caption_base_url: str | None = None  # openai: server URL (default $OPENAI_BASE_URL)
     engine: str = "local"             # ENGINES: local (this process) | ray (Ray Data on a cluster)
     ray_address: str | None = None    # ray: the cluster (ray://host:10001, auto); None = start one here
-    ray_workers: int | None = None    # ray: actors building videos (each loads the models once);
-                                      # None = one per CPU of the cluster, at most one per video
+    ray_workers: int | None = None    # ray: actors building videos, each loading the models; None = one per CPU
+    streams: int | None = None        # local: videos built at once, each transcribed on cores / streams; None = 2
 
     def __post_init__(self) -> None:
         if (self.caption_model or self.caption_base_url) and not self.captioner:
             raise ConfigError(f"`caption_model` ({self.caption_model!r}) and `caption_base_url` "
                               f"({self.caption_base_url!r}) need `captioner` (ocr | openai), got None")
-        _positive(self, "", "fps", "frame_max_side", "chunk_seconds", "max_segment_seconds", "ray_workers")
+        _positive(self, "", "fps", "frame_max_side", "chunk_seconds", "max_segment_seconds", "ray_workers", "streams")
         _non_negative(self, "", "segment_context")
         if not 1 <= self.jpeg_quality <= 100:
             raise ConfigError(f"`jpeg_quality` must be in 1..100, got {self.jpeg_quality!r}")

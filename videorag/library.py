@@ -69,9 +69,11 @@ class Library:
     def asr(self):
         if self._asr is None:
             from .asr import create_asr
+            from .ingest.engines.local import local_streams
 
-            cfg = self.config.ingest
-            self._asr = create_asr(cfg.asr, cfg.asr_model, cfg.language)
+            cfg = self.config.ingest  # a ray worker builds one video at a time
+            streams = local_streams(cfg) if cfg.engine == "local" else 1
+            self._asr = create_asr(cfg.asr, cfg.asr_model, cfg.language, streams)
         return self._asr
 
     def meta(self) -> dict:

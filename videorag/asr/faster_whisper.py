@@ -6,13 +6,24 @@ so memory stays bounded whatever the video's length. When a window's greedy text
 CTranslate2's random generator is seeded before every window, so a video's transcript depends
 on its audio alone — not on the videos transcribed before it in the process, nor on the process
 (measured: unseeded, one video came out at 0.12 or 0.47 word error rate from run to run).
+
+`streams` videos can be transcribed at once (from as many threads): each borrows one of `streams`
+model instances, each on cores / streams threads. One instance per stream, not one instance with
+`streams` CTranslate2 workers: a shared instance hands a window to whichever worker is free, and
+its fallback sampling then depended on timing (2 of 9 transcripts changed between runs); one
+instance per stream gives the same transcripts as one stream. On 2 cores, Whisper tiny.en's
+greedy decoding keeps the second core mostly idle, so two single-threaded streams transcribe
+1.3× as much audio a second as one stream on both cores (benchmarks `ingest_engines`).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from ..errors import MediaError
 from ..models import WHISPER_TINY_EN, resolve
@@ -32,34 +43,56 @@ class FasterWhisperASR:
         compute_type: str = "default",
         beam_size: int = 1,
         window_seconds: float = WINDOW_SECONDS,
+        streams: int = 1,
     ):
         self.language = language
         self.device = device
         self.compute_type = compute_type
         self.beam_size = beam_size
         self.window_seconds = window_seconds
-        self._model = None
+        self.streams = streams
+        self._models: queue.SimpleQueue | None = None  # the idle instances, one per stream
+        self._loading = threading.Lock()
         self._path, self.model_name = resolve(model, WHISPER_TINY_EN)
 
     def warm_up(self) -> None:
-        if self._model is None:
-            from faster_whisper import WhisperModel
+        """Load the `streams` model instances (once)."""
+        with self._loading:
+            if self._models is None:
+                from faster_whisper import WhisperModel
 
-            compute = self.compute_type
-            if compute == "default":
-                compute = "int8" if self.device in ("auto", "cpu") else "float16"
-            self._model = WhisperModel(self._path, device=self.device, compute_type=compute, cpu_threads=cpu_threads())
+                compute = self.compute_type
+                if compute == "default":
+                    compute = "int8" if self.device in ("auto", "cpu") else "float16"
+                threads = max(1, cpu_threads() // self.streams)
+                models: queue.SimpleQueue = queue.SimpleQueue()
+                for _ in range(self.streams):
+                    models.put(WhisperModel(self._path, device=self.device, compute_type=compute, cpu_threads=threads))
+                self._models = models
+
+    @contextmanager
+    def _model(self) -> Iterator:
+        """An idle model instance, for one video (waits while all `streams` are busy)."""
+        self.warm_up()
+        assert self._models is not None
+        model = self._models.get()
+        try:
+            yield model
+        finally:
+            self._models.put(model)
 
     def transcribe(self, path: str, progress: Callable[[float], None] | None = None) -> list[Segment]:
+        with self._model() as model:
+            return self._transcribe(model, path, progress)
+
+    def _transcribe(self, model, path: str, progress: Callable[[float], None] | None) -> list[Segment]:
         import ctranslate2
 
-        self.warm_up()
-        assert self._model is not None
         segments = []
         try:
             for start, audio in audio_windows(path, self.window_seconds):
                 ctranslate2.set_random_seed(SEED)
-                pieces, _ = self._model.transcribe(
+                pieces, _ = model.transcribe(
                     audio,
                     language=self.language,
                     beam_size=self.beam_size,

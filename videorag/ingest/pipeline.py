@@ -1,6 +1,6 @@
 """Ingest: files → (subtitles | ASR) + frames (+ captions) + embeddings → index.
 
-An engine (`videorag.ingest.engines`: `local`, one video after another in this process; `ray`,
+An engine (`videorag.ingest.engines`: `local`, a few videos at a time in this process; `ray`,
 on a Ray cluster) hashes the files and builds each video's record; this process alone writes
 them to the index, one video at a time. A bad file is recorded in the report and skipped; a
 video becomes visible only once all its rows are written, so an interrupted run leaves a
@@ -10,6 +10,7 @@ readable index and the next run finishes the job.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -85,6 +86,9 @@ class Ingestor:
         self.worker = worker  # picklable: makes this ingestor again in a worker process (ray)
         self.engine = create_engine(config.ingest)
         self._tracker: Tracker | None = None  # the run's stages and time left, while it runs here
+        # the engine may build several videos at once (threads): the ASR takes that many; the other
+        # models see one video at a time (a fast tokenizer refuses concurrent calls)
+        self._models = threading.Lock()
 
     def run(
         self, paths: list[str | Path], progress: Progress | None = None, stages: Stages | None = None
@@ -213,7 +217,8 @@ class Ingestor:
         segments = bound_segments(segments, cfg.max_segment_seconds)
         chunks = window_chunks(segments, cfg.chunk_seconds, info.duration)
         self._stage(path, "embed")
-        segment_vectors = embed_long(self.embedder, context_texts(segments, cfg.segment_context))
+        with self._models:
+            segment_vectors = embed_long(self.embedder, context_texts(segments, cfg.segment_context))
         stat = path.stat()
         self._stage(path, "decode")
         sampled = frames()
@@ -232,10 +237,12 @@ class Ingestor:
         )
         if self.visual is not None and record.frames:
             self._stage(path, "visual")
-            self._add_visual(record)
+            with self._models:
+                self._add_visual(record)
         if self.captioner is not None and record.frames:
             self._stage(path, "caption", shown=self.captioner.name)
-            self._add_captions(record)
+            with self._models:
+                self._add_captions(record)
         return record, warnings + partial_read(info, sampled, cfg.fps)
 
     def _stage(self, path: Path, name: str, within: float = 0.0, shown: str | None = None) -> None:

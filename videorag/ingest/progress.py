@@ -8,6 +8,7 @@ work left, once there is enough behind it to scale (`MIN_SECONDS`, `MIN_FRACTION
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,16 +31,23 @@ class Tracker:
         self.total = float(sum(self.sizes.values())) or 1.0
         self.report = report
         self.done = 0.0
+        self.going: dict[str, float] = {}  # work done in the files being built (several at once)
+        self.lock = threading.Lock()  # stages are reported from the engine's threads
         self.started = time.monotonic()
 
     def stage(self, path: Path | str, name: str, within: float = 0.0, shown: str | None = None) -> None:
         """`path` is in stage `name` (a key of SHARES; reported as `shown`, e.g. the captioner's
         name "ocr"), `within` (0–1) of the way through it."""
         file_fraction = min(1.0, BEFORE[name] + SHARES[name] * min(max(within, 0.0), 1.0))
-        self.report(str(path), shown or name, self.eta(self.done + file_fraction * self.sizes.get(str(path), 0)))
+        with self.lock:
+            self.going[str(path)] = file_fraction * self.sizes.get(str(path), 0)
+            done = self.done + sum(self.going.values())
+        self.report(str(path), shown or name, self.eta(done))
 
     def finished(self, path: Path | str) -> None:
-        self.done += self.sizes.get(str(path), 0)
+        with self.lock:
+            self.going.pop(str(path), None)
+            self.done += self.sizes.get(str(path), 0)
 
     def eta(self, done: float) -> float | None:
         elapsed, fraction = time.monotonic() - self.started, done / self.total
