@@ -140,7 +140,7 @@ def test_whisper_threads_respect_an_openmp_thread_limit(monkeypatch):
     assert cpu_threads() == (os.cpu_count() or 1)
 
 
-def test_whisper_is_seeded_before_every_window_so_a_transcript_depends_on_its_audio_alone(
+def test_whisper_is_seeded_before_every_window(
         asr, short_video, monkeypatch):
     import ctranslate2
 
@@ -167,6 +167,39 @@ def test_streams_transcribe_at_once_with_the_transcripts_of_one_stream(asr, samp
     assert asr.streams == 2 and all(alone)
     assert [[(s.start, s.end, s.text) for s in t] for t in together] == [
         [(s.start, s.end, s.text) for s in t] for t in alone]
+
+
+def test_a_long_videos_windows_go_to_the_idle_instances_with_the_transcript_of_one_stream(sample_dir, monkeypatch):
+    """10 s windows of a 34 s video: none falls back to sampling (whose random state carries over
+    from one window to the next in a CTranslate2 worker, so such a window's words vary)."""
+    import threading
+    import time
+
+    from videorag.asr import faster_whisper
+    from videorag.asr.faster_whisper import FasterWhisperASR
+
+    monkeypatch.setattr(faster_whisper, "cpu_threads", lambda: 1)   # the same threads in each instance: the
+    path = str(sample_dir[0] / "fix-a-flat-bike-tire.mp4")          # numbers (so the words) depend on them
+    one = FasterWhisperASR(window_seconds=10.0)
+    two = FasterWhisperASR(window_seconds=10.0, streams=2)
+    real, now, most, lock = two._window, [0], [0], threading.Lock()
+
+    def window(start, audio):   # slowed down: windows overlap when they run at once
+        with lock:
+            now[0] += 1
+            most[0] = max(most[0], now[0])
+        time.sleep(0.2)
+        try:
+            return real(start, audio)
+        finally:
+            with lock:
+                now[0] -= 1
+
+    two._window = window
+    heard = []
+    segments = two.transcribe(path, progress=heard.append)
+    assert most[0] == 2 and len(heard) >= 3 and heard == sorted(heard)   # progress in order of the audio
+    assert [(s.start, s.end, s.text) for s in segments] == [(s.start, s.end, s.text) for s in one.transcribe(path)]
 
 
 def test_the_local_engine_builds_streams_videos_at_once_and_returns_them_in_order(tmp_path):

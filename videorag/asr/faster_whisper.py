@@ -2,16 +2,21 @@
 
 The audio goes to the model in windows of at most `window_seconds` (see `audio.audio_windows`),
 so memory stays bounded whatever the video's length. When a window's greedy text looks wrong
-(too repetitive, too unlikely), Whisper decodes it again by sampling at rising temperatures;
-CTranslate2's random generator is seeded before every window, so a video's transcript depends
-on its audio alone — not on the videos transcribed before it in the process, nor on the process
-(measured: unseeded, one video came out at 0.12 or 0.47 word error rate from run to run).
+(too repetitive, too unlikely), Whisper decodes it again by sampling at rising temperatures.
+CTranslate2's random seed is set before every window, so a run's transcripts are the same from
+process to process (measured: unseeded, one video came out at 0.12 or 0.47 word error rate from
+run to run). Not from window to window: a CTranslate2 worker seeds its generator once and its
+draws carry on, so a window that falls back to sampling can come out with other words when it
+is transcribed again in the same process or after other windows (measured: 3 s pieces of
+synthetic speech; two of the four 30-40 s test videos cut in 15 s windows, none in 10 s ones).
 
-`streams` videos can be transcribed at once (from as many threads): each borrows one of `streams`
-model instances, each on cores / streams threads. One instance per stream, not one instance with
+`streams` videos can be transcribed at once (from as many threads), and the windows of one long
+video go to as many instances as are idle: each window borrows one of `streams` model instances,
+each on cores / streams threads. One instance per stream, not one instance with
 `streams` CTranslate2 workers: a shared instance hands a window to whichever worker is free, and
 its fallback sampling then depended on timing (2 of 9 transcripts changed between runs); one
-instance per stream gives the same transcripts as one stream. On 2 cores, Whisper tiny.en's
+instance per stream gives the same transcripts as one stream on as many threads (a different
+thread count changes the numbers, and so a word here and there). On 2 cores, Whisper tiny.en's
 greedy decoding keeps the second core mostly idle, so two single-threaded streams transcribe
 1.3× as much audio a second as one stream on both cores (benchmarks `ingest_engines`).
 """
@@ -22,7 +27,9 @@ import logging
 import os
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 
 from ..errors import MediaError
@@ -72,7 +79,7 @@ class FasterWhisperASR:
 
     @contextmanager
     def _model(self) -> Iterator:
-        """An idle model instance, for one video (waits while all `streams` are busy)."""
+        """An idle model instance, for one window (waits while all `streams` are busy)."""
         self.warm_up()
         assert self._models is not None
         model = self._models.get()
@@ -82,32 +89,47 @@ class FasterWhisperASR:
             self._models.put(model)
 
     def transcribe(self, path: str, progress: Callable[[float], None] | None = None) -> list[Segment]:
-        with self._model() as model:
-            return self._transcribe(model, path, progress)
-
-    def _transcribe(self, model, path: str, progress: Callable[[float], None] | None) -> list[Segment]:
-        import ctranslate2
-
-        segments = []
+        """The file's windows go to the idle instances: up to `streams` of one long file at once
+        when no other file is being transcribed (at most that many windows decoded ahead)."""
+        segments: list[Segment] = []
         try:
-            for start, audio in audio_windows(path, self.window_seconds):
-                ctranslate2.set_random_seed(SEED)
-                pieces, _ = model.transcribe(
-                    audio,
-                    language=self.language,
-                    beam_size=self.beam_size,
-                    condition_on_previous_text=False,
-                    vad_filter=False,
-                )
-                segments += [Segment(start + float(p.start), start + float(p.end), p.text.strip()) for p in pieces]
-                if progress is not None:
-                    progress(start + len(audio) / SAMPLE_RATE)
+            with ThreadPoolExecutor(self.streams, thread_name_prefix="videorag-asr") as pool:
+                running: deque = deque()
+                for start, audio in audio_windows(path, self.window_seconds):
+                    running.append((start + len(audio) / SAMPLE_RATE, pool.submit(self._window, start, audio)))
+                    if len(running) >= self.streams:
+                        segments += _done(running.popleft(), progress)
+                while running:
+                    segments += _done(running.popleft(), progress)
         except Exception as exc:  # PyAV / CTranslate2 raise many types for broken audio
             raise MediaError(
                 f"{path}: audio cannot be transcribed ({exc.__class__.__name__}: {exc})",
                 "the audio track is corrupt; re-export the file or add .srt subtitles",
             ) from exc
         return [s for s in segments if s.text]
+
+    def _window(self, start: float, audio) -> list[Segment]:
+        import ctranslate2
+
+        with self._model() as model:
+            ctranslate2.set_random_seed(SEED)
+            pieces, _ = model.transcribe(
+                audio,
+                language=self.language,
+                beam_size=self.beam_size,
+                condition_on_previous_text=False,
+                vad_filter=False,
+            )
+            return [Segment(start + float(p.start), start + float(p.end), p.text.strip()) for p in pieces]
+
+
+def _done(window: tuple[float, Future], progress: Callable[[float], None] | None) -> list[Segment]:
+    """A window's segments, once recognised; `progress` hears where it ends."""
+    end, job = window
+    segments = job.result()
+    if progress is not None:
+        progress(end)
+    return segments
 
 
 def cpu_threads() -> int:
