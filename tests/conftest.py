@@ -57,9 +57,9 @@ def short_video(tmp_path_factory) -> tuple[Path, list]:
 def asr():
     from videorag.asr import create_asr
     from videorag.config import IngestConfig
-    from videorag.ingest.engines.local import local_streams
+    from videorag.ingest.engines.local import build_streams
 
-    model = create_asr("faster-whisper", streams=local_streams(IngestConfig()))  # as the library makes it
+    model = create_asr("faster-whisper", streams=build_streams(IngestConfig()))  # as the library makes it
     model.warm_up()
     return model
 

@@ -207,7 +207,9 @@ def test_the_local_engine_builds_streams_videos_at_once_and_returns_them_in_orde
     import time
 
     from videorag.config import IngestConfig
-    from videorag.ingest.engines.local import LocalEngine
+    from videorag.ingest.engines.local import LocalEngine, build_streams
+
+    assert build_streams(IngestConfig(streams=3)) == 3 and build_streams(IngestConfig(engine="ray", streams=3)) == 1
 
     class Ingestor:
         def __init__(self):

@@ -69,11 +69,10 @@ class Library:
     def asr(self):
         if self._asr is None:
             from .asr import create_asr
-            from .ingest.engines.local import local_streams
+            from .ingest.engines.local import build_streams
 
-            cfg = self.config.ingest  # a ray worker builds one video at a time
-            streams = local_streams(cfg) if cfg.engine == "local" else 1
-            self._asr = create_asr(cfg.asr, cfg.asr_model, cfg.language, streams)
+            cfg = self.config.ingest
+            self._asr = create_asr(cfg.asr, cfg.asr_model, cfg.language, build_streams(cfg))
         return self._asr
 
     def meta(self) -> dict:

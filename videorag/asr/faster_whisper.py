@@ -17,8 +17,9 @@ each on cores / streams threads. One instance per stream, not one instance with
 its fallback sampling then depended on timing (2 of 9 transcripts changed between runs); one
 instance per stream gives the same transcripts as one stream on as many threads (a different
 thread count changes the numbers, and so a word here and there). On 2 cores, Whisper tiny.en's
-greedy decoding keeps the second core mostly idle, so two single-threaded streams transcribe
-1.3× as much audio a second as one stream on both cores (benchmarks `ingest_engines`).
+greedy decoding keeps the second core mostly idle: two single-threaded streams transcribed 2.0×
+as much audio a second as one stream on both cores (and one stream on one thread was no slower
+than on two), measured on the 9 how-tos of benchmarks `ingest_engines`.
 """
 
 from __future__ import annotations
