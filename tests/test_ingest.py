@@ -184,13 +184,13 @@ def test_a_long_videos_windows_go_to_the_idle_instances_with_the_transcript_of_o
     two = FasterWhisperASR(window_seconds=10.0, streams=2)
     real, now, most, lock = two._window, [0], [0], threading.Lock()
 
-    def window(start, audio):   # slowed down: windows overlap when they run at once
+    def window(start, audio, again):   # slowed down: windows overlap when they run at once
         with lock:
             now[0] += 1
             most[0] = max(most[0], now[0])
         time.sleep(0.2)
         try:
-            return real(start, audio)
+            return real(start, audio, again)
         finally:
             with lock:
                 now[0] -= 1
@@ -234,6 +234,37 @@ def test_the_local_engine_builds_streams_videos_at_once_and_returns_them_in_orde
         built = [(path, job()) for path, job in LocalEngine(IngestConfig(streams=streams)).build(ingestor, todo)]
         assert built == [(p, (v, [p.name])) for p, v in todo]
         assert ingestor.most == most
+
+
+def test_an_interrupted_run_stops_the_builds_in_flight_instead_of_finishing_them(sample_dir, embedder, tmp_path):
+    """Ctrl-C while two long videos are being transcribed: the run stops at their next piece
+    of audio, not after their whole transcription (here 20 s each)."""
+    import time
+
+    from videorag import VideoRAG
+    from videorag.types import Segment
+
+    class LongASR:   # hears ~0.1 s of audio every 0.05 s, 20 s in all, unless stopped
+        model_name = "whisper-tiny.en"
+        pieces = 0
+
+        def transcribe(self, path, progress=None):
+            for i in range(400):
+                time.sleep(0.05)
+                LongASR.pieces += 1
+                progress(i * 0.1)
+            return [Segment(0.0, 1.0, "words")]
+
+    def interrupt(done, total, current, result):   # the first report, as the builds run
+        time.sleep(0.5)
+        raise KeyboardInterrupt
+
+    rag = VideoRAG(tmp_path / "index", asr=LongASR(), embedder=embedder)
+    start = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        rag.add([sample_dir[0]], progress=interrupt)
+    assert time.perf_counter() - start < 10 and LongASR.pieces < 100
+    assert rag.library.info()["videos"] == 0
 
 
 def test_each_file_reports_its_stages_in_order_with_an_estimate_of_the_time_left(make_rag, short_video, monkeypatch):

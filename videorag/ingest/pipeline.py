@@ -60,6 +60,10 @@ def context_texts(segments: list[Segment], width: int) -> list[str]:
     return [" ".join(texts[max(0, i - width) : i + width + 1]) for i in range(len(texts))]
 
 
+class Stopped(Exception):
+    """Raised inside a build whose run was interrupted (its result is thrown away)."""
+
+
 class Ingestor:
     """Indexes files into an index directory with the given (or default) ASR and embedder."""
 
@@ -89,6 +93,7 @@ class Ingestor:
         # the engine may build several videos at once (threads): the ASR takes that many; the other
         # models see one video at a time (a fast tokenizer refuses concurrent calls)
         self._models = threading.Lock()
+        self._stopping = threading.Event()  # set when a run is interrupted: builds in flight stop
 
     def run(
         self, paths: list[str | Path], progress: Progress | None = None, stages: Stages | None = None
@@ -126,20 +131,34 @@ class Ingestor:
             bar_format="{desc}: {n_fmt}/{total_fmt} videos |{bar}| {elapsed}{postfix}",
         )
         self._tracker = Tracker([p for p, _ in todo], _shown(bar, stages))
-        for done, (path, build) in enumerate(self.engine.build(self, todo) if todo else ()):
-            progress(done, len(todo), path_text(path), None)
-            record, result = build()
-            if record is not None:
-                self._stage(path, "write")
-            report.files.append(self._write(record, result) if record is not None else result)
-            self._tracker.finished(path)
-            progress(done + 1, len(todo), path_text(path), report.files[-1])
-            bar.update()
+        if todo:
+            self._build_all(todo, report, progress, bar)
         bar.close()
         self._tracker = None
         if todo:
             self.index.compact()
         return report
+
+    def _build_all(self, todo: list[tuple[Path, str]], report: IngestReport, progress: Progress, bar) -> None:
+        """Build and write the files; on an interrupt (or a failed write), the builds still running
+        in the engine's threads stop at their next step instead of finishing their videos."""
+        assert self._tracker is not None
+        self._stopping.clear()
+        builds = self.engine.build(self, todo)  # held here, so it is closed after the flag is set
+        try:
+            for done, (path, build) in enumerate(builds):
+                progress(done, len(todo), path_text(path), None)
+                record, result = build()
+                if record is not None:
+                    self._stage(path, "write")
+                report.files.append(self._write(record, result) if record is not None else result)
+                self._tracker.finished(path)
+                progress(done + 1, len(todo), path_text(path), report.files[-1])
+                bar.update()
+        except BaseException:
+            self._stopping.set()
+            builds.close()
+            raise
 
     def _classify(self, files: list[Path], report: IngestReport) -> list[tuple[Path, str]]:
         """Skip unchanged files, relocate moved ones; return (path, video_id) still to ingest.
@@ -246,6 +265,8 @@ class Ingestor:
         return record, warnings + partial_read(info, sampled, cfg.fps)
 
     def _stage(self, path: Path, name: str, within: float = 0.0, shown: str | None = None) -> None:
+        if self._stopping.is_set():  # the run was interrupted: this build stops here
+            raise Stopped(f"{path_text(path)}: stopped, the ingest was interrupted")
         if self._tracker is not None:
             self._tracker.stage(path, name, within, shown)
 

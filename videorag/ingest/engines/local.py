@@ -55,6 +55,7 @@ class LocalEngine:
             finally:  # stopped early (an interrupt): start nothing more
                 for _, job in running:
                     job.cancel()
+                frames.shutdown(wait=False, cancel_futures=True)
 
 
 def build_streams(config: IngestConfig) -> int:
