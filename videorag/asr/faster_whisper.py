@@ -12,11 +12,11 @@ synthetic speech; two of the four 30-40 s test videos cut in 15 s windows, none 
 
 `streams` videos can be transcribed at once (from as many threads), and the windows of one long
 video go to as many instances as are idle: each window borrows one of `streams` model instances,
-each on cores / streams threads. One instance per stream, not one instance with
-`streams` CTranslate2 workers: a shared instance hands a window to whichever worker is free, and
-its fallback sampling then depended on timing (2 of 9 transcripts changed between runs); one
-instance per stream gives the same transcripts as one stream on as many threads (a different
-thread count changes the numbers, and so a word here and there). On 2 cores, Whisper tiny.en's
+each on cores / streams threads. Separate instances rather than one instance with `streams`
+CTranslate2 workers: in one measurement the shared instance changed 2 of 9 transcripts between
+runs, separate instances none (they give one stream's transcripts on as many threads; a
+different thread count changes the numbers, and so a word here and there); a window that falls
+back to sampling can vary either way (above). On 2 cores, Whisper tiny.en's
 greedy decoding keeps the second core mostly idle: two single-threaded streams transcribed 2.0×
 as much audio a second as one stream on both cores (and one stream on one thread was no slower
 than on two), measured on the 9 how-tos of benchmarks `ingest_engines`.
