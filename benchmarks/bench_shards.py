@@ -9,12 +9,13 @@ real WikiHowQA questions with their precomputed vectors, so no figure includes q
 "One box" is the whole corpus's snapshot searched in this process (ANN indexes where a level has
 ≥ `ann_min_rows` units, as a served index has them).
 
-Per shard count (`--shards 1,2,4`): the shards are written (`shard.split.write`), deployed on a
-local Ray cluster started here (one replica each), and every query is searched through the
-router (`textvideorag`, top 10), one at a time. On one box all shards share its cores: this
-simulates N machines, it does not measure them. The per-shard cost (in-process, no Ray) gives
-the model for N machines: latency ≈ router (embedding + merge) + 2 round trips + the slowest
-shard's two rounds.
+Per shard count (`--shards 1,2,4`) the shards are written (`shard.split.write`); every count's
+shards are deployed at once on a local Ray cluster started here (one replica each), and every
+query is searched on one box and through every count's router (`textvideorag`, top 10), one
+after another in a rotating order, so the machine's drift in speed falls on all alike. On one box
+all shards share its cores: this simulates N machines, it does not measure them. The per-shard
+cost (in-process, no Ray) gives the model for N machines: latency ≈ router (embedding + merge)
++ 2 round trips + the slowest shard's two rounds.
 """
 from __future__ import annotations
 
@@ -54,20 +55,32 @@ def main(run) -> dict:
     queries = [(questions[i], query_vectors[i]) for i in pick]
     config = SearchConfig()
     method = create_method("textvideorag", config)
-    whole = _one_box(run.work / "one-box", corpus, queries, method, config)
+    counts = [int(n) for n in args.shards.split(",")]
+    one_box = _one_box(run.work / "one-box", corpus, config)
+    shards = {n: _shards(run.work / f"shards-{n}", corpus, n, queries, method, config) for n in counts}
     results = {
         "command": run.command,
         "videos": len(corpus.video_ids),
         "segments": len(corpus.segments),
         "queries": len(queries),
-        "one_box": whole["figures"],
-        "shards": {},
+        "shards": {str(n): found for n, (found, _) in shards.items()},
     }
-    print("one box", whole["figures"], flush=True)
-    for n in map(int, args.shards.split(",")):
-        found = _sharded(run.work / f"shards-{n}", corpus, n, queries, method, config, whole["top"], args.deadline)
-        results["shards"][str(n)] = found
+    vectors = {text: vector for text, vector in queries}
+    routers = _deployed({n: made for n, (_, made) in shards.items()}, vectors.__getitem__, args.deadline)
+    timed = _interleaved(one_box, routers, queries, method, config)
+    results["one_box"] = timed.pop("one box")["latency"]
+    print("one box", results["one_box"], flush=True)
+    for n, router in routers.items():
+        found = results["shards"][str(n)]
+        found.update(timed[n])
+        if n > 1:
+            found["killed_shard"] = _killed(router, queries[0][0], method, config)
         print(n, "shards", found, flush=True)
+    from videorag.shard import ray_serve
+
+    ray_serve.shutdown([c for router in routers.values() for c in router.clients])
+    for n in counts:
+        results["shards"][str(n)]["two_empty_rounds"] = _transport(n, queries[0][1])
     return results
 
 
@@ -124,58 +137,68 @@ def _grouped(key: np.ndarray, owners: np.ndarray, vectors: np.ndarray, docs: lis
     return Level.build(owners[first], starts, starts + max(seconds, 1.0), texts, summed)
 
 
-def _one_box(folder: Path, corpus: Corpus, queries, method, config) -> dict:
+def _one_box(folder: Path, corpus: Corpus, config) -> Searcher:
     """The whole corpus as one box serves it: its snapshot (ANN indexes on large levels)."""
     write(corpus, "bench", folder, 1, config.ann_min_rows, config.ann_compress_rows)
-    searcher = Searcher(ShardNode(str(folder / "0")).searcher.corpus, embedder=None)
-    times, tops = [], []
-    for text, vector in queries[:20] + queries:
-        start = time.perf_counter()
-        qc = searcher.context(text, config).given(vector)
-        hits = searcher.search(text, method, config, 10, context=qc)
-        times.append(time.perf_counter() - start)
-        tops.append([h.video_id for h in hits])
-    return {"figures": _latency(times[20:]), "top": tops[20:]}
+    return Searcher(ShardNode(str(folder / "0")).searcher.corpus, embedder=None)
 
 
-def _sharded(folder: Path, corpus: Corpus, n: int, queries, method, config, expected, deadline: float) -> dict:
-    from videorag.shard import ray_serve
-
+def _shards(folder: Path, corpus: Corpus, n: int, queries, method, config) -> tuple[dict, dict]:
+    """({write_s, per-shard cost in-process}, the manifest) of `corpus` written as `n` shards."""
     t0 = time.perf_counter()
     made = write(corpus, "bench", folder, n, config.ann_min_rows, config.ann_compress_rows)
-    written = time.perf_counter() - t0
+    written = round(time.perf_counter() - t0, 1)
     per_shard = _shard_cost(folder, n, queries[:100], method, config)
-    ray_serve.connect("local")
     made = {**made, "shards": [{**s, "folder": str(folder / s["folder"])} for s in made["shards"]]}
-    t0 = time.perf_counter()
-    clients = ray_serve.deploy(made, replicas=1)
-    deployed = time.perf_counter() - t0
-    vectors = {text: vector for text, vector in queries}
-    router = Router(clients, vectors.__getitem__, deadline)
-    times, same, same_set, partial = [], 0, 0, 0
-    for i, (text, _) in enumerate(queries[:20] + queries):
-        start = time.perf_counter()
-        hits = router.search(text, method, config, 10)
-        if i < 20:
-            continue
-        times.append(time.perf_counter() - start)
-        got = [h.video_id for h in hits]
-        same += got == expected[i - 20]
-        same_set += set(got) == set(expected[i - 20])
-        partial += bool(hits.missing)
-    found = {
-        "write_s": round(written, 1),
-        "deploy_s": round(deployed, 1),
-        "latency": _latency(times),
-        "same_top10": round(same / len(times), 4),
-        "same_top10_set": round(same_set / len(times), 4),
-        "partial": partial,
-        "per_shard_in_process": per_shard,
-    }
-    if n > 1:
-        found["killed_shard"] = _killed(router, queries[0][0], method, config)
-    ray_serve.shutdown(n)
-    found["two_empty_rounds"] = _transport(n, queries[0][1])
+    return {"write_s": written, "per_shard_in_process": per_shard}, made
+
+
+def _deployed(made: dict[int, dict], embed, deadline: float) -> dict[int, Router]:
+    """Every shard count's shards deployed at once on a local Ray cluster, one replica each
+    (the cores shared out so all are placed), and their routers."""
+    import ray
+
+    from videorag.shard import ray_serve
+
+    ray_serve.connect("local")
+    cpus = float(ray.cluster_resources().get("CPU", 1)) / sum(len(m["shards"]) for m in made.values())
+    routers = {}
+    for n, manifest in made.items():
+        t0 = time.perf_counter()
+        clients = ray_serve.deploy(manifest, replicas=1, cpus=cpus)
+        print(n, "shards deployed in", round(time.perf_counter() - t0, 1), "s", flush=True)
+        routers[n] = Router(clients, embed, deadline)
+    return routers
+
+
+def _interleaved(one_box: Searcher, routers: dict[int, Router], queries, method, config) -> dict:
+    """Every query on one box and through every router, one after another in a rotating order
+    (20 warm-up queries first): latencies of one stretch of time, so the box's own drift in
+    speed falls on every shard count alike. Each count's top 10 compared with one box's."""
+    ways: list = ["one box", *routers]
+    times: dict = {way: [] for way in ways}
+    tops: dict = {way: [] for way in ways}
+    partial = dict.fromkeys(routers, 0)
+    for i, (text, vector) in enumerate(queries[:20] + queries):
+        for way in ways[i % len(ways):] + ways[: i % len(ways)]:
+            start = time.perf_counter()
+            if way == "one box":
+                hits = one_box.search(text, method, config, 10, context=one_box.context(text, config).given(vector))
+            else:
+                hits = routers[way].search(text, method, config, 10)
+                partial[way] += bool(hits.missing)
+            if i >= 20:
+                times[way].append(time.perf_counter() - start)
+                tops[way].append([h.video_id for h in hits])
+    found: dict = {"one box": {"latency": _latency(times["one box"])}}
+    for n in routers:
+        pairs = list(zip(tops[n], tops["one box"]))
+        found[n] = {
+            "latency": _latency(times[n]),
+            "same_top10": round(sum(a == b for a, b in pairs) / len(pairs), 4),
+            "same_top10_set": round(sum(set(a) == set(b) for a, b in pairs) / len(pairs), 4),
+            "partial": partial[n],
+        }
     return found
 
 
@@ -193,12 +216,12 @@ def _transport(n: int, vector: np.ndarray, calls: int = 200) -> dict:
     import ray
     from ray import serve
 
-    from videorag.shard.ray_serve import ServeShard, actor_options
+    from videorag.shard.ray_serve import ServeShard, replica_options
 
     asked = {"vector": vector, "text": "how do I fix a bike chain"}
     names = [f"videorag-empty-{k}" for k in range(n)]
-    deployments = [serve.deployment(_Empty, name=name).options(ray_actor_options=actor_options(1 / n)) for name in names]
-    handles = [ServeShard(name, serve.run(d.bind(), name=name, route_prefix=None)).handle
+    deployments = [serve.deployment(_Empty, name=name).options(**replica_options(1 / n)) for name in names]
+    handles = [ServeShard(name, serve.run(d.bind(), name=name, route_prefix=None), name).handle
                for name, d in zip(names, deployments)]
     served = _rounds(lambda: [r.result(timeout_s=5) for r in [h.call.remote(asked) for h in handles]], calls)
     for name in names:
@@ -249,7 +272,7 @@ def _killed(router: Router, text: str, method, config) -> dict:
 
     from videorag.shard.ray_serve import replicas
 
-    for replica in replicas(1):
+    for replica in replicas(router.clients[1]):
         ray.kill(replica, no_restart=True)
     start = time.perf_counter()
     hits = router.search(text, method, config, 10)

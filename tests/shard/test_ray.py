@@ -50,13 +50,13 @@ def clients(index):
 
     sharded = VideoRAG(index, unjudged(), embedder=HashingEmbedder())
     assert attach(sharded, "local", replicas=1, deadline=1.0) == 2
-    yield client(VideoRAG(index, unjudged(), embedder=HashingEmbedder())), client(sharded)
+    yield client(VideoRAG(index, unjudged(), embedder=HashingEmbedder())), client(sharded), sharded
     serve.shutdown()
     ray.shutdown()
 
 
 def test_the_shards_on_ray_give_the_whole_index_hits(clients):
-    whole, sharded = clients
+    whole, sharded, _ = clients
     for query in QUERIES:
         for moments in ("false", "true"):
             params = {"q": query, "top_k": 4, "moments": moments}
@@ -71,7 +71,7 @@ def same(results: list[dict]) -> list[dict]:
 
 
 def test_ask_on_a_sharded_index_says_it_needs_one_box(clients):
-    _, sharded = clients
+    _, sharded, _ = clients
     answer = sharded.post("/ask", json={"question": "how do I boil water?"})
     assert answer.status_code == 400 and "one box" in answer.text
 
@@ -79,8 +79,8 @@ def test_ask_on_a_sharded_index_says_it_needs_one_box(clients):
 def test_a_killed_shard_gives_a_partial_answer_within_a_second(clients):
     """Partial and named, unless Serve's replacement replica answered within the deadline (over
     gRPC a call to the dead replica is retried on a new one): then the whole index's hits."""
-    whole, sharded = clients
-    (replica,) = replicas(1)
+    whole, sharded, rag = clients
+    (replica,) = replicas(rag.live.router.clients[1])
     ray.kill(replica, no_restart=True)
     start = time.perf_counter()
     found = sharded.get("/search", params={"q": "kettle", "top_k": 4}).json()

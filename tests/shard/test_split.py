@@ -29,3 +29,18 @@ def test_shards_cover_the_index_and_optimize_rebalances_them(tmp_path):
     assert [s["videos"] for s in shards] == [3, 3]
     held = [v for s in shards for v in snapshot.manifest(s["folder"])["video_ids"]]
     assert sorted(held) == sorted(snapshot.manifest(tmp_path / "index")["video_ids"]) and len(held) == 6
+
+
+def test_the_shards_of_two_indexes_get_their_own_serve_applications(tmp_path):
+    """Two indexes served from one Ray cluster: each index's shards are their own applications
+    (one index's `serve --ray` must not redeploy the other's); the same index again gets the
+    same names, so serving it anew updates its applications in place."""
+    from videorag.shard.ray_serve import app_name
+
+    def found(index: str) -> dict:
+        return {"shards": [{"folder": str(tmp_path / index / "shards" / str(k))} for k in range(2)]}
+
+    names = [app_name(found(index), k) for index in ("a", "b") for k in range(2)]
+    assert len(set(names)) == 4
+    again = {"shards": [{"folder": str(tmp_path / "a" / "shards" / "." / str(k))} for k in range(2)]}
+    assert [app_name(again, k) for k in range(2)] == names[:2]

@@ -8,16 +8,21 @@ On several machines every node that may hold a replica needs the shard folders a
 
 from __future__ import annotations
 
+import hashlib
 import logging
+from pathlib import Path
 
 from ..registry import require
 from .node import ShardNode, ShardQuery
 
 log = logging.getLogger(__name__)
-APP = "videorag-shard-{}"
+APP = "videorag-{}-shard-{}"  # the shards' folder, hashed; the shard
 # A replica's methods run on its main event loop, not a second loop on a second thread: one
 # thread hand-over less a call (the work is milliseconds; health checks wait for it).
 REPLICA_ENV = {"RAY_SERVE_RUN_USER_CODE_IN_SEPARATE_THREAD": "0"}
+# Warnings and errors only: at INFO a replica writes and flushes an access-log line per call
+# (measured: 4–7 ms less CPU a 4-shard search of eight calls on 2 cores).
+REPLICA_LOGGING = {"log_level": "WARNING"}
 
 
 class ShardReplica:
@@ -42,8 +47,8 @@ class ServeShard:
     store: with `REPLICA_ENV`, a 4-shard search measured 77 → 40–68 ms p95 on 2 cores
     (`results/scale/README.md`)."""
 
-    def __init__(self, name: str, handle):
-        self.name, self.handle = name, handle.options(_by_reference=False)
+    def __init__(self, name: str, handle, app: str):
+        self.name, self.app, self.handle = name, app, handle.options(_by_reference=False)
 
     def statistics(self, query: ShardQuery) -> "Response":
         return Response(self.handle.statistics.remote(query))
@@ -92,35 +97,44 @@ def deploy(manifest: dict, replicas: int = 1, cpus: float | None = None) -> list
     serve.start(proxy_location="Disabled")
     clients = []
     for k, shard in enumerate(manifest["shards"]):
-        name = APP.format(k)
+        name = app_name(manifest, k)
         deployment = serve.deployment(ShardReplica, name=name, num_replicas=replicas)
-        app = deployment.options(ray_actor_options=actor_options(cpus)).bind(shard["folder"])
-        clients.append(ServeShard(str(k), serve.run(app, name=name, route_prefix=None)))
+        app = deployment.options(**replica_options(cpus)).bind(shard["folder"])
+        clients.append(ServeShard(str(k), serve.run(app, name=name, route_prefix=None), name))
     log.info("%d shard deployments of %d replicas", len(clients), replicas)
     return clients
 
 
-def actor_options(cpus: float) -> dict:
-    """A replica's Ray actor options: its CPUs, its methods on the main loop (`REPLICA_ENV`)."""
-    return {"num_cpus": cpus, "runtime_env": {"env_vars": REPLICA_ENV}}
+def app_name(manifest: dict, shard: int) -> str:
+    """Shard `shard`'s Serve application, named after the folder the shards are in: the shards
+    of two indexes served from one cluster stay apart, and serving an index again updates its
+    own applications."""
+    root = str(Path(manifest["shards"][shard]["folder"]).resolve().parent)
+    return APP.format(hashlib.sha1(root.encode()).hexdigest()[:10], shard)
 
 
-def replicas(shard: int) -> list:
-    """The actor handles of shard `shard`'s running replicas (to watch or stop them)."""
+def replica_options(cpus: float) -> dict:
+    """A shard deployment's options: its replicas' CPUs, their methods on the main loop
+    (`REPLICA_ENV`), their logging (`REPLICA_LOGGING`)."""
+    actor = {"num_cpus": cpus, "runtime_env": {"env_vars": REPLICA_ENV}}
+    return {"ray_actor_options": actor, "logging_config": REPLICA_LOGGING}
+
+
+def replicas(client: ServeShard) -> list:
+    """The actor handles of the running replicas behind `client` (to watch or stop them)."""
     import ray
 
-    name = APP.format(shard)
     found = ray.util.list_named_actors(all_namespaces=True)
     return [
         ray.get_actor(a["name"], namespace=a["namespace"])
         for a in found
-        if "REPLICA" in a["name"] and f"{name}#" in a["name"]
+        if "REPLICA" in a["name"] and f"{client.app}#" in a["name"]
     ]
 
 
-def shutdown(count: int) -> None:
-    """Remove the shard applications `deploy` started."""
+def shutdown(clients: list[ServeShard]) -> None:
+    """Remove the shard applications behind `clients` (what `deploy` returned)."""
     from ray import serve
 
-    for k in range(count):
-        serve.delete(APP.format(k))
+    for client in clients:
+        serve.delete(client.app)
