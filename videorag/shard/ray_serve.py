@@ -45,7 +45,8 @@ class ServeShard:
     """The router's client of one shard's deployment (`router.ShardClient`). Calls go to the
     replica's gRPC server (`_by_reference=False`), not through Ray actor calls and the object
     store: with `REPLICA_ENV`, a 4-shard search measured 77 → 40–68 ms p95 on 2 cores
-    (`results/scale/README.md`)."""
+    (`results/scale/README.md`). `name`: the shard's number, as partial answers name it; `app`:
+    its Serve application (`app_name`)."""
 
     def __init__(self, name: str, handle, app: str):
         self.name, self.app, self.handle = name, app, handle.options(_by_reference=False)
