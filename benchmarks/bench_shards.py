@@ -27,6 +27,7 @@ import numpy as np
 from videorag.config import SearchConfig
 from videorag.methods import create_method
 from videorag.retrieve import Corpus, Level, Searcher
+from videorag.shard import ray_serve
 from videorag.shard.node import ShardNode, ShardQuery
 from videorag.shard.router import Router
 from videorag.shard.split import write
@@ -76,8 +77,6 @@ def main(run) -> dict:
         if n > 1:
             found["killed_shard"] = _killed(router, queries[0][0], method, config)
         print(n, "shards", found, flush=True)
-    from videorag.shard import ray_serve
-
     ray_serve.shutdown([c for router in routers.values() for c in router.clients])
     for n in counts:
         results["shards"][str(n)]["two_empty_rounds"] = _transport(n, queries[0][1])
@@ -158,8 +157,6 @@ def _deployed(made: dict[int, dict], embed, deadline: float) -> dict[int, Router
     (the cores shared out so all are placed), and their routers."""
     import ray
 
-    from videorag.shard import ray_serve
-
     ray_serve.connect("local")
     cpus = float(ray.cluster_resources().get("CPU", 1)) / sum(len(m["shards"]) for m in made.values())
     routers = {}
@@ -216,12 +213,10 @@ def _transport(n: int, vector: np.ndarray, calls: int = 200) -> dict:
     import ray
     from ray import serve
 
-    from videorag.shard.ray_serve import ServeShard, replica_options
-
     asked = {"vector": vector, "text": "how do I fix a bike chain"}
     names = [f"videorag-empty-{k}" for k in range(n)]
-    deployments = [serve.deployment(_Empty, name=name).options(**replica_options(1 / n)) for name in names]
-    handles = [ServeShard(name, serve.run(d.bind(), name=name, route_prefix=None), name).handle
+    deployments = [serve.deployment(_Empty, name=name).options(**ray_serve.replica_options(1 / n)) for name in names]
+    handles = [ray_serve.ServeShard(name, serve.run(d.bind(), name=name, route_prefix=None), name).handle
                for name, d in zip(names, deployments)]
     served = _rounds(lambda: [r.result(timeout_s=5) for r in [h.call.remote(asked) for h in handles]], calls)
     for name in names:
@@ -270,9 +265,7 @@ def _killed(router: Router, text: str, method, config) -> dict:
     """Kill shard 1's replica; the next search's time and what it says is missing."""
     import ray
 
-    from videorag.shard.ray_serve import replicas
-
-    for replica in replicas(router.clients[1]):
+    for replica in ray_serve.replicas(router.clients[1]):
         ray.kill(replica, no_restart=True)
     start = time.perf_counter()
     hits = router.search(text, method, config, 10)
