@@ -244,7 +244,7 @@ def _shard_cost(folder: Path, n: int, queries, method, config) -> dict:
     nodes = [ShardNode(str(folder / str(k))) for k in range(n)]
     times = []
     for i, (text, vector) in enumerate(queries):
-        asked = ShardQuery(f"cost-{i}", text, vector, method.name, config, 10)
+        asked = ShardQuery(f"cost-{i}", text, vector, method.name, config, 10, leaders=10 if n > 1 else 0)
         slowest = 0.0
         parts = []
         for node in nodes:
@@ -252,6 +252,7 @@ def _shard_cost(folder: Path, n: int, queries, method, config) -> dict:
             parts.append(node.statistics(asked))
             slowest = max(slowest, time.perf_counter() - start)
         asked.shared = method.merged(parts)
+        asked.floor = method.floor(parts, asked.shared, 10) if n > 1 else asked.floor
         second = 0.0
         for node in nodes:
             start = time.perf_counter()

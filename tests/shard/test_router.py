@@ -2,6 +2,7 @@
 index: same videos, moments, scores and weak marks; a late or failing shard leaves a partial,
 named answer within the deadline."""
 
+import math
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -15,7 +16,7 @@ from videorag.embed.hashing import HashingEmbedder
 from videorag.errors import ConfigError
 from videorag.methods import create_method
 from videorag.retrieve import Corpus, Level, Searcher
-from videorag.shard.node import ShardNode
+from videorag.shard.node import ShardNode, ShardQuery
 from videorag.shard.router import Router, ShardsDown
 from videorag.shard.split import balanced, write
 
@@ -146,6 +147,35 @@ def test_a_late_or_broken_shard_gives_a_partial_answer_within_the_deadline(tmp_p
     assert found and {h.video_id for h in found} <= owned
     with pytest.raises(ShardsDown):
         Router(clients[1:], _embed(embedder), deadline=0.3).search(QUERIES[0], chosen, config, 5)
+
+
+@pytest.mark.parametrize("ann_min_rows", [10_000, 15])
+def test_shards_locate_moments_only_from_the_collections_kth_best_score(tmp_path, embedder, ann_min_rows):
+    corpus, config = corpus_of(embedder, videos=60), SearchConfig(ann_min_rows=ann_min_rows)
+    nodes, method, located = shards(tmp_path, corpus, 3, ann_min_rows), create_method("textvideorag", config), 0
+    for i, query in enumerate(QUERIES):
+        asked = ShardQuery(str(i), query, _embed(embedder)(query), "textvideorag", config, 5, leaders=5)
+        parts = [node.statistics(asked) for node in nodes]
+        asked.shared = method.merged(parts)
+        asked.floor = method.floor(parts, asked.shared, 5)
+        found = [f for node in nodes for f in node.found(asked)]
+        kth = sorted(f.score for f in found)[-5]  # each shard gave its 5 best: the collection's 5th best
+        assert -math.inf < asked.floor <= kth
+        assert all(f.moments for f in found if f.score >= kth)
+        located += sum(f.moments is not None for f in found)
+    assert located < 0.6 * len(nodes) * 5 * len(QUERIES)
+
+
+def test_a_shard_lost_between_the_rounds_leaves_out_what_was_not_located(tmp_path, embedder):
+    nodes = shards(tmp_path, corpus_of(embedder), 3)
+    config, chosen = SearchConfig(), create_method("textvideorag", SearchConfig())
+    lost = Local(nodes[1], "1")
+    lost.found = lambda query: Local(nodes[1], "1", broken=True).found(query)  # answers round 1 only
+    router = Router([Local(nodes[0], "0"), lost, Local(nodes[2], "2")], _embed(embedder))
+    for query in QUERIES:
+        found = router.search(query, chosen, config, 8)
+        assert found.missing == ("1",)
+        assert {h.video_id for h in found} <= set(nodes[0].searcher.corpus.video_ids + nodes[2].searcher.corpus.video_ids)
 
 
 def test_a_method_that_needs_the_whole_corpus_is_refused(tmp_path, embedder):

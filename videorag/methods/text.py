@@ -14,7 +14,7 @@ from ..rerank import moment_reranker_for
 from ..retrieve.base import Ranking
 from ..retrieve.fusion import alpha_fuse, minmax, normalised, rrf_fuse
 from ..retrieve.moments import text_moments
-from ..retrieve.scale import Moments, Scale, candidate_moments, exact_moments, merged
+from ..retrieve.scale import Leaders, Moments, Scale, candidate_moments, exact_moments, floor, merged
 
 SHORT_READS = 4  # a compressed level's BM25 short list reads at most this × `candidates` postings per term
 
@@ -61,19 +61,34 @@ class TextVideoRAG:
         assert alpha is not None, "textvideorag fuses dense with BM25 (DEFAULT_ALPHA has its α)"
         return alpha
 
-    def statistics(self, qc) -> dict[str, Moments]:
+    def statistics(self, qc, leaders: int = 0) -> dict[str, Moments]:
         """Each level's statistics for the query: what a sharded search merges into the
-        collection's `Scale`s (`videorag.retrieve.scale`), set as `qc.shared` before `rank`."""
+        collection's `Scale`s (`videorag.retrieve.scale`), set as `qc.shared` before `rank`;
+        with `leaders`, each level's `Leaders` of this corpus's that many best videos (by its
+        own fusion), for the router's `floor`."""
         if self.config.fusion != "alpha":
             raise ConfigError(
                 f"a sharded search fuses with 'alpha', not {self.config.fusion!r}",
                 "search the sharded index with --fusion alpha (the default)",
             )
-        return {name: level_moments(qc, level) for name, level in levels(qc.corpus)}
+        scores = self.video_scores(qc) if leaders else np.zeros(0)
+        videos = np.argpartition(-scores, min(leaders, len(scores)) - 1)[:leaders] if len(scores) else scores
+        found = {}
+        for name, level in levels(qc.corpus):
+            found[name] = level_moments(qc, level)
+            if leaders:
+                found[name].leaders = leader_items(qc, level, videos.astype(np.int64))
+        return found
 
     def merged(self, parts: list[dict[str, Moments]]) -> dict[str, Scale]:
         """The collection's `Scale` per level from every shard's `statistics`."""
         return {name: merged([p[name] for p in parts], self.alpha, self.config.ann_shortlist) for name in parts[0]}
+
+    def floor(self, parts: list[dict[str, Moments]], scales: dict[str, Scale], count: int) -> float:
+        """At most the collection's `count`-th best video score, from the shards' `statistics`
+        with leaders and their merged `scales` (`scale.floor`)."""
+        weights = {name: getattr(self.config, f"{name}_weight") for name in parts[0]}
+        return floor(parts, scales, weights, self.alpha, self.config.max_correction, count)
 
     def rank(self, qc) -> Ranking:
         return ranking(qc, self.video_scores(qc))
@@ -89,6 +104,42 @@ def level_moments(qc, level) -> Moments:
         rows, dense = qc.candidates(level)
         return candidate_moments(qc.lexical(level), rows, dense, level.ann.short)
     return exact_moments(qc.dense(level), qc.lexical(level))
+
+
+def leader_items(qc, level, videos: np.ndarray) -> Leaders:
+    """`videos`' `Leaders` at `level`: each one's best item by dense score (an ANN level: of the
+    index's candidates) and by BM25 (vectorised: a few array operations, whatever their number)."""
+    videos = np.sort(videos)
+    lexical, exact = qc.lexical(level), level.ann is None
+    lo, hi = np.searchsorted(level.owner, videos), np.searchsorted(level.owner, videos + 1)
+    items = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)] or [np.zeros(0, np.int64)])
+    group = np.repeat(np.arange(len(videos)), hi - lo)
+    pairs = np.full((2, len(videos), 2), -np.inf)  # dense, BM25 of (best by dense, best by BM25)
+    at, best = _best_of_groups(group, lexical[items])
+    by_lexical = items[best]
+    pairs[1, at, 1] = lexical[by_lexical]
+    if exact:
+        dense = qc.dense(level)
+        pairs[0, at, 1] = dense[by_lexical]
+        at, best = _best_of_groups(group, dense[items])
+        pairs[:, at, 0] = dense[items[best]], lexical[items[best]]
+    else:
+        rows, found = qc.candidates(level)
+        mine = np.flatnonzero(np.isin(level.owner[rows], videos))
+        owners, best = _best_of_groups(level.owner[rows[mine]], found[mine])
+        at = np.searchsorted(videos, owners)
+        pairs[:, at, 0] = found[mine[best]], lexical[rows[mine[best]]]
+    chances = np.where(
+        hi > lo, level.chances[np.minimum(np.searchsorted(level.block_owner, videos), len(level.chances) - 1)], 0.0
+    )
+    return Leaders(pairs[0], pairs[1], chances)
+
+
+def _best_of_groups(groups: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(each group, the index of its highest value), groups ascending."""
+    order = np.lexsort((-values, groups))
+    first = np.r_[True, groups[order][1:] != groups[order][:-1]] if len(order) else np.zeros(0, bool)
+    return groups[order][first], order[first]
 
 
 def best_items(qc, level, n: int, alpha: float, correction: float = 0.0, name: str = "") -> np.ndarray:

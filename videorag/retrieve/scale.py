@@ -7,6 +7,14 @@ corpus's own arrays. A sharded search (`videorag.shard`) must use the whole coll
 shard would stretch its own best item to 1: every shard reports its `Moments` for the query, the
 router merges them (`merged`) into one `Scale` per level and hands it back, and every shard then
 scores with the same constants — its video scores are those of the unsharded search.
+
+The statistics also bound the collection's k-th best video score from below (`floor`), so that
+round 2 locates moments only where they may be shown (4 shards locate 40 videos' moments for the
+10 shown without it; locating is most of a shard's work): each shard reports `Leaders`, two
+items per level of each of its own k best videos; scored with the collection's `Scale`, each
+video's items give at most its round-2 score, so the k-th best of them all is at most the
+collection's k-th. Every video scoring at least that floor gets its moments, the shown ones
+among them.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 SPREAD = 1e-12  # a smaller range normalises to 0 (as `fusion.minmax`)
+SLACK = 1e-4  # the floor's margin below a bound: a shard sums float32, the router float64
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,19 @@ class Moments:
     dense: tuple[float, float] = (math.inf, -math.inf)
     dense_sums: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # Σd, Σd², Σd·l, Σl over found
     pairs: np.ndarray | None = None  # (candidates, 2): dense, BM25 (an ANN's short list)
+    leaders: "Leaders | None" = None  # the shard's best videos' items (`floor`)
+
+
+@dataclass
+class Leaders:
+    """A shard's best videos (by its own fusion) at one level: two items each — its best by
+    dense score, its best by BM25 — as (dense, BM25) pairs, dense −inf where the item has no
+    dense score (not among an ANN's candidates), both −inf for a video with no item at the
+    level; and each video's `Level.chances`."""
+
+    dense: np.ndarray  # (videos, 2)
+    lexical: np.ndarray  # (videos, 2)
+    chances: np.ndarray  # (videos,)
 
 
 def exact_moments(dense: np.ndarray, lexical: np.ndarray) -> Moments:
@@ -110,5 +132,41 @@ def _fused_std(n, found, dense, lexical, sums, lexical_sums, alpha: float) -> fl
     return math.sqrt(max(square - mean * mean, 0.0))
 
 
+def _normalised(values: np.ndarray, span: tuple[float, float]) -> np.ndarray:
+    return (values - span[0]) / (span[1] - span[0]) if span[1] - span[0] >= SPREAD else np.zeros_like(values)
+
+
 def _range(values: np.ndarray) -> tuple[float, float]:
     return (float(values.min()), float(values.max())) if len(values) else (math.inf, -math.inf)
+
+
+def floor(
+    parts: list[dict[str, Moments]],
+    scales: dict[str, Scale],
+    weights: dict[str, float],
+    alpha: float,
+    correction: float,
+    count: int,
+) -> float:
+    """At most the collection's `count`-th best video score (−inf when the shards' `Leaders`
+    name fewer videos): the `count`-th best of their bounds, less `SLACK`. `weights`: each
+    level's share of a video's score."""
+    bounds = [
+        sum(w * _bounds(p[name].leaders, scales[name], alpha, correction) for name, w in weights.items()) for p in parts
+    ]
+    found = np.concatenate(bounds) if bounds else np.zeros(0)
+    if len(found) < count or count < 1:
+        return -math.inf
+    return float(np.partition(found, len(found) - count)[len(found) - count]) - SLACK
+
+
+def _bounds(leaders: "Leaders | None", scale: Scale, alpha: float, correction: float) -> np.ndarray:
+    """Each leader's level score with the collection's `scale`, at most the one round 2 gives
+    it: its better item, fused as `methods.text.best_items` fuses, less the chances term."""
+    assert leaders is not None, "round 1 asked every shard for its leaders"
+    dense, lexical = leaders.dense.astype(np.float64), leaders.lexical.astype(np.float64)
+    scored = np.isfinite(dense) & (dense >= scale.floor)
+    dense_part = np.where(scored, alpha * _normalised(np.where(scored, dense, 0.0), scale.dense), 0.0)
+    lexical_part = (1 - alpha) * _normalised(np.where(np.isfinite(lexical), lexical, 0.0), scale.lexical)
+    fused = np.where(np.isfinite(lexical), dense_part + lexical_part, -np.inf)  # −inf: no item at the level
+    return fused.max(axis=1) - correction * (scale.std or 0.0) * leaders.chances

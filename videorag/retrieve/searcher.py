@@ -4,6 +4,7 @@ across the collection. Used by `search`, `ask`, the service and `videorag eval` 
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -185,38 +186,38 @@ class Searcher:
             timings.update(qc.timings)
         return hits
 
-    def found(self, qc: QueryContext, method: Method, top_k: int, moments: bool = False) -> list[Found]:
-        """The videos a search may show, best first: the `top_k` best (`moments`: the pool of
-        `MomentConfig.pool_videos`), each with its moments (its best one; `moments`: all of
-        them, overlaps merged) and their relevance. What `pick` makes hits of — from one corpus,
-        or from every shard's (`videorag.shard`)."""
+    def found(
+        self, qc: QueryContext, method: Method, top_k: int, moments: bool = False, floor: float = -math.inf
+    ) -> list[Found]:
+        """The videos a search may show, best first: the `pool` best, each with its moments (its
+        best one; `moments`: all of them, overlaps merged) and their relevance — those scoring
+        at least `floor` (a shard: `scale.floor`); the rest with moments None. What `pick`
+        makes hits of — from one corpus, or from every shard's (`videorag.shard`)."""
         if not self.corpus.video_ids:
             return []
         # one BLAS thread: the mat-vecs are memory-bound, and spinning BLAS threads would starve
         # the query embedder's threads (measured: 57 ms → 20 ms per query at 50k segments)
         with single_blas_thread():
             ranking = method.rank(qc)
-            pool = top(ranking.videos, max(top_k, qc.config.moments.pool_videos) if moments else top_k)
+            videos = top(ranking.videos, pool(top_k, moments, qc.config))
             qc.best_moment_only = not moments
             try:
-                return [self._found(qc, ranking, int(v), moments) for v in pool]
+                return [self._found(qc, ranking, int(v), moments, ranking.videos[v] >= floor) for v in videos]
             finally:
                 qc.best_moment_only = False  # the context may serve more (an answer's evidence)
 
-    def _found(self, qc: QueryContext, ranking: Ranking, video: int, moments: bool) -> Found:
+    def _found(self, qc: QueryContext, ranking: Ranking, video: int, moments: bool, located: bool = True) -> Found:
+        c = self.corpus
+        row = video if self.rows is None else int(self.rows[video])
+        score = float(ranking.videos[video])
+        if not located:
+            return Found(c.video_ids[video], c.paths[video], score, None, row)
         listed = ranking.moments(video)
         if moments:
             listed = merge_overlapping(listed, qc.config.moments.max_seconds)
         else:
             listed = listed[:1] or [Candidate(video, "video", 0.0, 0.0, 0.0, "none")]
-        c = self.corpus
-        return Found(
-            c.video_ids[video],
-            c.paths[video],
-            float(ranking.videos[video]),
-            [(m, self.relevance(qc, m)) for m in listed],
-            video if self.rows is None else int(self.rows[video]),
-        )
+        return Found(c.video_ids[video], c.paths[video], score, [(m, self.relevance(qc, m)) for m in listed], row)
 
     def hit(self, moment: Candidate, score: float, weak: bool = False) -> Hit:
         c = self.corpus
@@ -250,16 +251,29 @@ class Found:
     video_id: str
     path: str
     score: float
-    moments: list[tuple[Candidate, float]]
+    moments: list[tuple[Candidate, float]] | None  # None: not located (below a shard's floor)
     row: int  # the video's row in the whole collection: ties go to the lower, as on one box
+
+    @property
+    def shown(self) -> list[tuple[Candidate, float]]:
+        assert self.moments is not None, "only located videos are shown"
+        return self.moments
+
+
+def pool(top_k: int, moments: bool, config: SearchConfig) -> int:
+    """How many best videos a search may show: `top_k`, or (`moments`) at least
+    `MomentConfig.pool_videos`, whose moments compete."""
+    return max(top_k, config.moments.pool_videos) if moments else top_k
 
 
 def pick(found: list[Found], top_k: int, moments: bool, config: SearchConfig) -> list[Hit]:
     """Hits best first from the videos `Searcher.found` gives (one corpus's or every shard's):
     each of the `top_k` best videos at its best moment, or (`moments`) the `top_k` best moments
-    of the pool, a moment's score mixing its video's (min-max over the pool) with its own."""
-    ranked = sorted(found, key=lambda f: (-f.score, f.row))
-    chosen = _moment_picks(ranked, top_k, config) if moments else [(f, *f.moments[0], f.score) for f in ranked[:top_k]]
+    of the pool, a moment's score mixing its video's (min-max over the pool) with its own.
+    Videos not located (below a shard's floor) are left out: when every shard answered, none of
+    them is among those shown."""
+    ranked = sorted((f for f in found if f.moments is not None), key=lambda f: (-f.score, f.row))
+    chosen = _moment_picks(ranked, top_k, config) if moments else [(f, *f.shown[0], f.score) for f in ranked[:top_k]]
     weak = weak_marks([r for _, _, r, _ in chosen], [s for *_, s in chosen], config)
     return [
         Hit(f.video_id, f.path, float(m.start), float(m.end), score, m.text, bool(w))
@@ -275,7 +289,7 @@ def _moment_picks(ranked: list[Found], top_k: int, config: SearchConfig) -> list
     scored = [
         (cfg.video_weight * vs + (1 - cfg.video_weight) * m.score, f, m, r)
         for f, vs in zip(pool, video_score)
-        for m, r in f.moments
+        for m, r in f.shown
     ]
     scored.sort(key=lambda item: -item[0])
     return [(f, m, r, s) for s, f, m, r in scored[:top_k]]

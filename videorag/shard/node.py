@@ -4,6 +4,7 @@ back to it between the two rounds."""
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -35,6 +36,8 @@ class ShardQuery:
     moments: bool = False
     question: str | None = None
     shared: dict = field(default_factory=dict)  # round 2: level name → the collection's Scale
+    leaders: int = 0  # round 1: report this many best videos' `Leaders` (several shards: as many as may be shown)
+    floor: float = -math.inf  # round 2: moments only for videos scoring at least this (`scale.floor`)
 
 
 class ShardNode:
@@ -58,14 +61,16 @@ class ShardNode:
         return len(self.searcher.corpus.video_ids)
 
     def statistics(self, query: ShardQuery) -> dict:
-        """The method's per-level statistics for the query (`TextVideoRAG.statistics`)."""
-        return self._method(query).statistics(self._context(query))
+        """The method's per-level statistics for the query, with `query.leaders`
+        (`TextVideoRAG.statistics`)."""
+        return self._method(query).statistics(self._context(query), query.leaders)
 
     def found(self, query: ShardQuery) -> list[Found]:
-        """This shard's best videos with their moments, scored with `query.shared`."""
+        """This shard's best videos, scored with `query.shared`, with moments where they score
+        at least `query.floor`."""
         qc = self._context(query, done=True)
         qc.shared = query.shared
-        return self.searcher.found(qc, self._method(query), query.top_k, query.moments)
+        return self.searcher.found(qc, self._method(query), query.top_k, query.moments, query.floor)
 
     def _method(self, query: ShardQuery):
         return create_method(query.method, query.config)

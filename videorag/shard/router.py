@@ -3,14 +3,17 @@ into the hits one box would give (`searcher.pick`), within a deadline.
 
 Two rounds for a method whose scores need collection statistics (`textvideorag`: its fusion's
 ranges and deviation): every shard's `statistics`, merged (`method.merged`), then every shard's
-`found` with the merged constants. One round for the others (`bm25`, `dense`). A shard that
-fails or misses the deadline is left out and named in `Hits.missing`: a partial answer, never a
-hang.
+`found` with the merged constants and a floor under the collection's k-th best video score,
+below which a shard locates no moments (`scale.floor`). One round for the others (`bm25`,
+`dense`). A shard that fails or misses the deadline is left out and named in `Hits.missing`: a
+partial answer, never a hang (one missing from the second round only: its videos and the others'
+below the floor, unlocated, are left out).
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -22,7 +25,7 @@ from ..config import SearchConfig
 from ..errors import ConfigError, VideoRAGError
 from ..methods import METHODS
 from ..retrieve.base import Query
-from ..retrieve.searcher import pick
+from ..retrieve.searcher import pick, pool
 from ..types import Hits
 from .node import ShardQuery
 
@@ -95,8 +98,11 @@ class Router:
         )
         live, missing, rounds = list(self.clients), [], 2 if hasattr(method, "statistics") else 1
         if rounds == 2:  # each round gets half the deadline: a late shard in the first leaves time for the second
+            shown = pool(top_k, moments, config)
+            asked.leaders = shown if len(live) > 1 else 0  # one shard: it locates only what is shown
             parts, live, missing = self._gather(live, lambda c: c.statistics(asked), _Deadline(self.deadline / 2))
             asked.shared = method.merged(parts)
+            asked.floor = method.floor(parts, asked.shared, shown) if asked.leaders else -math.inf
         found, live, late = self._gather(live, lambda c: c.found(asked), _Deadline(self.deadline / rounds))
         hits = Hits(pick([f for part in found for f in part], top_k, moments, config))
         hits.missing = tuple(missing + late)
