@@ -6,8 +6,8 @@ ranges and deviation): every shard's `statistics`, merged (`method.merged`), the
 `found` with the merged constants and a floor under the collection's k-th best video score,
 below which a shard locates no moments (`scale.floor`). One round for the others (`bm25`,
 `dense`). A shard that fails or misses the deadline is left out and named in `Hits.missing`: a
-partial answer, never a hang (one missing from the second round only: its videos and the others'
-below the floor, unlocated, are left out).
+partial answer, never a hang. A shard lost between the rounds raised the floor with its leaders:
+the others are asked again for every video located, in what is left of the deadline.
 """
 
 from __future__ import annotations
@@ -96,19 +96,34 @@ class Router:
             moments,
             question=query.question,
         )
-        live, missing, rounds = list(self.clients), [], 2 if hasattr(method, "statistics") else 1
-        if rounds == 2:  # each round gets half the deadline: a late shard in the first leaves time for the second
-            shown = pool(top_k, moments, config)
-            asked.leaders = shown if len(live) > 1 else 0  # one shard: it locates only what is shown
-            parts, live, missing = self._gather(live, lambda c: c.statistics(asked), _Deadline(self.deadline / 2))
-            asked.shared = method.merged(parts)
-            asked.floor = method.floor(parts, asked.shared, shown) if asked.leaders else -math.inf
-        found, live, late = self._gather(live, lambda c: c.found(asked), _Deadline(self.deadline / rounds))
-        hits = Hits(pick([f for part in found for f in part], top_k, moments, config))
-        hits.missing = tuple(missing + late)
+        found, missing = self._rounds(asked, method, pool(top_k, moments, config), start)
+        hits = Hits(pick(found, top_k, moments, config))
+        hits.missing = tuple(missing)
         if timings is not None:
             timings["shards"] = time.perf_counter() - start
         return hits
+
+    def _rounds(self, asked: ShardQuery, method, shown: int, start: float) -> tuple[list, list[str]]:
+        """Every answering shard's `found` (`Found`s), and the names of those that did not answer."""
+        live = list(self.clients)
+        if not hasattr(method, "statistics"):
+            found, _, late = self._gather(live, lambda c: c.found(asked), _Deadline(self.deadline))
+            return [f for part in found for f in part], late
+        # each round gets half the deadline: a late shard in the first leaves time for the second
+        asked.leaders = shown if len(live) > 1 else 0  # one shard: it locates only what is shown
+        parts, live, missing = self._gather(live, lambda c: c.statistics(asked), _Deadline(self.deadline / 2))
+        asked.shared = method.merged(parts)
+        asked.floor = method.floor(parts, asked.shared, shown) if asked.leaders else -math.inf
+        found, live, late = self._gather(live, lambda c: c.found(asked), _Deadline(self.deadline / 2))
+        if late and asked.floor > -math.inf:  # lost between the rounds: its leaders raised the others' floor
+            asked.floor = -math.inf
+            try:  # again, every video located, in what is left of the deadline
+                left = _Deadline(self.deadline - (time.perf_counter() - start))
+                found, _, again = self._gather(live, lambda c: c.found(asked), left)
+                late += again
+            except ShardsDown:
+                log.warning("shards %s did not answer again: the videos below the floor are left out", late)
+        return [f for part in found for f in part], missing + late
 
     def _gather(self, clients: list[ShardClient], call: Callable[[ShardClient], Pending], clock: "_Deadline"):
         """(answers, the clients that gave them, names of those that did not) by the deadline."""
