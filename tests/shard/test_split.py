@@ -44,3 +44,15 @@ def test_the_shards_of_two_indexes_get_their_own_serve_applications(tmp_path):
     assert len(set(names)) == 4
     again = {"shards": [{"folder": str(tmp_path / "a" / "shards" / "." / str(k))} for k in range(2)]}
     assert [app_name(again, k) for k in range(2)] == names[:2]
+
+
+def test_replicas_that_the_cluster_cannot_place_are_refused_not_waited_for():
+    """Serve would wait forever for a replica no node has the CPUs for (a second index's shards on
+    a small cluster whose CPUs the first holds): `deploy` refuses it with the fix."""
+    from videorag.errors import ConfigError
+    from videorag.shard.ray_serve import placeable
+
+    placeable(4, 0.5, 2.0)  # fits exactly
+    with pytest.raises(ConfigError, match="free CPUs") as refused:
+        placeable(2, 1.0, 0.0)
+    assert "serve shutdown" in refused.value.hint

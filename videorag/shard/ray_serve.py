@@ -12,6 +12,7 @@ import hashlib
 import logging
 from pathlib import Path
 
+from ..errors import ConfigError
 from ..registry import require
 from .node import ShardNode, ShardQuery
 
@@ -96,6 +97,9 @@ def deploy(manifest: dict, replicas: int = 1, cpus: float | None = None) -> list
     count = len(manifest["shards"]) * replicas
     cpus = cpus if cpus is not None else min(1.0, float(ray.cluster_resources().get("CPU", 1)) / count)
     serve.start(proxy_location="Disabled")
+    names = [app_name(manifest, k) for k in range(len(manifest["shards"]))]
+    if not set(names) & set(serve.status().applications):  # new here: its replicas must find free CPUs
+        placeable(count, cpus, float(ray.available_resources().get("CPU", 0.0)))
     clients = []
     for k, shard in enumerate(manifest["shards"]):
         name = app_name(manifest, k)
@@ -104,6 +108,16 @@ def deploy(manifest: dict, replicas: int = 1, cpus: float | None = None) -> list
         clients.append(ServeShard(str(k), serve.run(app, name=name, route_prefix=None), name))
     log.info("%d shard deployments of %d replicas", len(clients), replicas)
     return clients
+
+
+def placeable(count: int, cpus: float, free: float) -> None:
+    """Refuse `count` replicas of `cpus` CPUs each on a cluster with `free` CPUs: Serve would wait
+    for them forever (e.g. another index's shards hold a small cluster's CPUs)."""
+    if count * cpus > free + 1e-9:
+        raise ConfigError(
+            f"the Ray cluster has {free:g} free CPUs; {count} shard replicas need {count * cpus:g}",
+            "stop what holds them (another index's shards: `serve shutdown`), add nodes, or use fewer --shard-replicas",
+        )
 
 
 def app_name(manifest: dict, shard: int) -> str:
