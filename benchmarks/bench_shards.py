@@ -12,13 +12,16 @@ real WikiHowQA questions with their precomputed vectors, so no figure includes q
 Per shard count (`--shards 1,2,4`) the shards are written (`shard.split.write`); every count's
 shards are deployed at once on a local Ray cluster started here (one replica each), and every
 query is searched on one box and through every count's router (`textvideorag`, top 10), one
-after another in a rotating order, so the machine's drift in speed falls on all alike. On one box
+after another in a rotating order, so the machine's drift in speed falls on all alike; each way's
+`machine_cpu_ms` is the whole machine's CPU a search (`/proc/stat`: router, replicas, Ray's own
+processes), a figure the drift in speed moves less than latency. On one box
 all shards share its cores: this simulates N machines, it does not measure them. The per-shard
 cost (in-process, no Ray) gives the model for N machines: latency ≈ router (embedding + merge)
 + 2 round trips + the slowest shard's two rounds.
 """
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -175,10 +178,11 @@ def _interleaved(one_box: Searcher, routers: dict[int, Router], queries, method,
     ways: list = ["one box", *routers]
     times: dict = {way: [] for way in ways}
     tops: dict = {way: [] for way in ways}
+    cpu = dict.fromkeys(ways, 0.0)
     partial = dict.fromkeys(routers, 0)
     for i, (text, vector) in enumerate(queries[:20] + queries):
         for way in ways[i % len(ways):] + ways[: i % len(ways)]:
-            start = time.perf_counter()
+            start, busy = time.perf_counter(), _machine_cpu()
             if way == "one box":
                 hits = one_box.search(text, method, config, 10, context=one_box.context(text, config).given(vector))
             else:
@@ -186,12 +190,14 @@ def _interleaved(one_box: Searcher, routers: dict[int, Router], queries, method,
                 partial[way] += bool(hits.missing)
             if i >= 20:
                 times[way].append(time.perf_counter() - start)
+                cpu[way] += _machine_cpu() - busy
                 tops[way].append([h.video_id for h in hits])
-    found: dict = {"one box": {"latency": _latency(times["one box"])}}
+    per_search = {way: round(cpu[way] / len(queries) * 1000, 1) for way in ways}
+    found: dict = {"one box": {"latency": {**_latency(times["one box"]), "machine_cpu_ms": per_search["one box"]}}}
     for n in routers:
         pairs = list(zip(tops[n], tops["one box"]))
         found[n] = {
-            "latency": _latency(times[n]),
+            "latency": {**_latency(times[n]), "machine_cpu_ms": per_search[n]},
             "same_top10": round(sum(a == b for a, b in pairs) / len(pairs), 4),
             "same_top10_set": round(sum(set(a) == set(b) for a, b in pairs) / len(pairs), 4),
             "partial": partial[n],
@@ -271,6 +277,19 @@ def _killed(router: Router, text: str, method, config) -> dict:
     start = time.perf_counter()
     hits = router.search(text, method, config, 10)
     return {"seconds": round(time.perf_counter() - start, 3), "missing": list(hits.missing), "hits": len(hits)}
+
+
+def _machine_cpu() -> float:
+    """Seconds of CPU the whole machine has spent (every process, `/proc/stat`; 0 where there is
+    none): summed over a way's searches, its CPU a search, Ray's processes and the replicas'
+    included, background alike for every way (interleaved)."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = stat.readline().split()[1:]
+    except OSError:
+        return 0.0
+    idle = int(fields[3]) + int(fields[4])  # idle, iowait
+    return (sum(int(f) for f in fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def _latency(times: list[float]) -> dict:
