@@ -101,8 +101,7 @@ def deploy(manifest: dict, replicas: int = 1, cpus: float | None = None) -> list
     if not set(names) & set(serve.status().applications):  # new here: its replicas must find free CPUs
         placeable(count, cpus, float(ray.available_resources().get("CPU", 0.0)))
     clients = []
-    for k, shard in enumerate(manifest["shards"]):
-        name = app_name(manifest, k)
+    for k, (shard, name) in enumerate(zip(manifest["shards"], names)):
         deployment = serve.deployment(ShardReplica, name=name, num_replicas=replicas)
         app = deployment.options(**replica_options(cpus)).bind(shard["folder"])
         clients.append(ServeShard(str(k), serve.run(app, name=name, route_prefix=None), name))
