@@ -14,7 +14,8 @@ shards are deployed at once on a local Ray cluster started here (one replica eac
 query is searched on one box and through every count's router (`textvideorag`, top 10), one
 after another in a rotating order, so the machine's drift in speed falls on all alike; each way's
 `machine_cpu_ms` is the whole machine's CPU a search (`/proc/stat`: router, replicas, Ray's own
-processes), a figure the drift in speed moves less than latency. On one box
+processes), a figure the drift in speed moves less than latency, and `router_cpu_ms` this
+process's share (the router and its Serve handles; one box: the search). On one box
 all shards share its cores: this simulates N machines, it does not measure them. The per-shard
 cost (in-process, no Ray) gives the model for N machines: latency ≈ router (embedding + merge)
 + 2 round trips + the slowest shard's two rounds.
@@ -178,11 +179,11 @@ def _interleaved(one_box: Searcher, routers: dict[int, Router], queries, method,
     ways: list = ["one box", *routers]
     times: dict = {way: [] for way in ways}
     tops: dict = {way: [] for way in ways}
-    cpu = dict.fromkeys(ways, 0.0)
+    cpu, own = dict.fromkeys(ways, 0.0), dict.fromkeys(ways, 0.0)
     partial = dict.fromkeys(routers, 0)
     for i, (text, vector) in enumerate(queries[:20] + queries):
         for way in ways[i % len(ways):] + ways[: i % len(ways)]:
-            start, busy = time.perf_counter(), _machine_cpu()
+            start, busy, mine = time.perf_counter(), _machine_cpu(), time.process_time()
             if way == "one box":
                 hits = one_box.search(text, method, config, 10, context=one_box.context(text, config).given(vector))
             else:
@@ -191,13 +192,17 @@ def _interleaved(one_box: Searcher, routers: dict[int, Router], queries, method,
             if i >= 20:
                 times[way].append(time.perf_counter() - start)
                 cpu[way] += _machine_cpu() - busy
+                own[way] += time.process_time() - mine
                 tops[way].append([h.video_id for h in hits])
-    per_search = {way: round(cpu[way] / len(queries) * 1000, 1) for way in ways}
-    found: dict = {"one box": {"latency": {**_latency(times["one box"]), "machine_cpu_ms": per_search["one box"]}}}
+    cost = {
+        way: {f"{name}_cpu_ms": round(spent[way] / len(queries) * 1000, 1) for name, spent in (("machine", cpu), ("router", own))}
+        for way in ways
+    }
+    found: dict = {"one box": {"latency": {**_latency(times["one box"]), **cost["one box"]}}}
     for n in routers:
         pairs = list(zip(tops[n], tops["one box"]))
         found[n] = {
-            "latency": {**_latency(times[n]), "machine_cpu_ms": per_search[n]},
+            "latency": {**_latency(times[n]), **cost[n]},
             "same_top10": round(sum(a == b for a, b in pairs) / len(pairs), 4),
             "same_top10_set": round(sum(set(a) == set(b) for a, b in pairs) / len(pairs), 4),
             "partial": partial[n],
