@@ -194,10 +194,8 @@ def _interleaved(one_box: Searcher, routers: dict[int, Router], queries, method,
                 cpu[way] += _machine_cpu() - busy
                 own[way] += time.process_time() - mine
                 tops[way].append([h.video_id for h in hits])
-    cost = {
-        way: {f"{name}_cpu_ms": round(spent[way] / len(queries) * 1000, 1) for name, spent in (("machine", cpu), ("router", own))}
-        for way in ways
-    }
+    spent = (("machine", cpu), ("router", own))
+    cost = {way: {f"{name}_cpu_ms": round(of[way] / len(queries) * 1000, 1) for name, of in spent} for way in ways}
     found: dict = {"one box": {"latency": {**_latency(times["one box"]), **cost["one box"]}}}
     for n in routers:
         pairs = list(zip(tops[n], tops["one box"]))
