@@ -250,7 +250,7 @@ def _rounds(fan_out, calls: int) -> dict:
 
 def _shard_cost(folder: Path, n: int, queries, method, config) -> dict:
     """Each shard's two rounds in this process (no Ray): what one machine per shard would spend."""
-    nodes = [ShardNode(str(folder / str(k))) for k in range(n)]
+    nodes = [ShardNode(str(folder / str(k))) for k in range(n)]  # leaders and floor as the router: none at one shard
     times = []
     for i, (text, vector) in enumerate(queries):
         asked = ShardQuery(f"cost-{i}", text, vector, method.name, config, 10, leaders=10 if n > 1 else 0)
@@ -261,7 +261,8 @@ def _shard_cost(folder: Path, n: int, queries, method, config) -> dict:
             parts.append(node.statistics(asked))
             slowest = max(slowest, time.perf_counter() - start)
         asked.shared = method.merged(parts)
-        asked.floor = method.floor(parts, asked.shared, 10) if n > 1 else asked.floor
+        if asked.leaders:
+            asked.floor = method.floor(parts, asked.shared, 10)
         second = 0.0
         for node in nodes:
             start = time.perf_counter()
