@@ -16,10 +16,11 @@
 4. today's in-memory path (`retrieve.build.corpus_of`: read every unit, build BM25 in Python) at the
    same size, in a new process: seconds and peak RSS; then 10 videos added, and the seconds to
    extend the snapshot with them (what `videorag index` does after adding videos);
-5. a cold `videorag search` process on a small index (the demo corpus), CPU seconds, median of 5:
+5. `videorag shard --shards 4` on the index, in a new process: seconds, peak RSS, disk;
+6. a cold `videorag search` process on a small index (the demo corpus), CPU seconds, median of 5:
    by default (queries on the ONNX export) and with `--embed-backend sentence-transformers`.
 
-    python -m benchmarks scale [--segments 1000000] [--skip build,serve,recall,fusion,memory,grow,cli]
+    python -m benchmarks scale [--segments 1000000] [--skip build,serve,recall,fusion,memory,shard,grow,cli]
 writes OUT/scale.json (steps run apart are merged into it); the index is WORK/scale-index.
 """
 from __future__ import annotations
@@ -214,6 +215,21 @@ def child_fusion(index_dir: Path, queries: int) -> dict:
     return out
 
 
+def child_shard(index_dir: Path, shards: int = 4) -> dict:
+    """In a fresh process: `videorag shard --shards N` on the scale index (its snapshot split into
+    shard snapshots, what a Ray Serve deployment per shard serves): seconds, peak RSS, disk."""
+    from videorag.shard.split import FOLDER, split
+
+    t0 = time.perf_counter()
+    found = split(_rag(index_dir).library, shards)
+    seconds = time.perf_counter() - t0
+    root = index_dir / FOLDER
+    disk = sum(f.stat().st_size for f in root.rglob("*") if f.is_file())
+    shutil.rmtree(root)  # the grow part's new videos would leave them stale
+    return {"shards": shards, "seconds": round(seconds, 1), "peak_rss_gb": _peak_rss_gb(),
+            "disk_gb": round(disk / 1e9, 2), "segments": [s["segments"] for s in found["shards"]]}
+
+
 def child_memory(index_dir: Path) -> dict:
     """In a fresh process: today's in-memory path (read every unit, build BM25) and its RSS."""
     from videorag.index import VideoIndex
@@ -319,7 +335,8 @@ def options(parser) -> None:
 
 PARTS = {"build": bench_build, "serve": lambda run: _child("serve", run), "recall": bench_recall,
          "fusion": lambda run: _child("fusion", run),
-         "memory": lambda run: _child("memory", run), "grow": bench_grow, "cli": bench_cli}
+         "memory": lambda run: _child("memory", run), "shard": lambda run: _child("shard", run),
+         "grow": bench_grow, "cli": bench_cli}
 
 
 def main(run) -> dict:
