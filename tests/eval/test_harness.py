@@ -4,6 +4,7 @@ from __future__ import annotations
 import gzip
 import json
 
+import numpy as np
 import pytest
 
 from videorag.cli import main
@@ -60,6 +61,19 @@ def test_retrieval_json_contract(corpus, tmp_path, capsys, method):
               ["results"][0]["per_item"]}
     assert set(ranked["1"][:2]) == {"tire1", "tire2"} and set(ranked["2"][:2]) == {"bread1", "bread2"}
     assert out["recall_any@1"] == 1.0 and out["mrr"] == 1.0
+
+
+@pytest.mark.slow
+def test_retrieval_embeds_as_many_opening_pieces_as_asked(corpus, tmp_path, capsys):
+    rows = {}
+    for pieces in (1, 2):
+        cache = tmp_path / f"cache{pieces}"
+        argv = ["eval", "retrieval", "--transcripts", str(corpus[0]), "--qa", str(corpus[1]), "--method", "dense",
+                "--pieces", str(pieces), "--cache-dir", str(cache), "--json"]
+        assert main(argv) == 0
+        assert json.loads(capsys.readouterr().out)["recall_any@1"] == 1.0
+        rows[pieces] = sorted(len(np.load(f)) for f in cache.glob("*.npy") if len(np.load(f)))
+    assert rows == {1: [len(TRANSCRIPTS)], 2: [2 * len(TRANSCRIPTS)]}
 
 
 @pytest.mark.slow

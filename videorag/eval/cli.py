@@ -11,6 +11,7 @@ from ..errors import ConfigError
 from ..options import CONFIG, add_set_option
 from . import report
 from .datasets import DEFAULT_BENCH
+from .transcripts import TranscriptCorpusConfig
 
 DEFAULT_OUT = "results"
 CACHE = Path(os.environ.get("VIDEORAG_CACHE", "~/.cache/videorag")).expanduser() / "eval"
@@ -151,6 +152,12 @@ def _corpus_args(p, command: str) -> None:
     _config_args(p, command)
     p.add_argument("--limit", type=int, default=None, help="first N queries only")
     p.add_argument("--cache-dir", type=Path, default=CACHE, help="where transcript embeddings are cached")
+    p.add_argument(
+        "--pieces",
+        type=int,
+        default=TranscriptCorpusConfig.pieces,
+        help="opening pieces embedded a transcript (default %(default)s; 1: its first 96 words only)",
+    )
     _out_args(p)
 
 

@@ -28,7 +28,7 @@ class BenchRanker:
         embedder = create_embedder(config.embed)
         start = time.perf_counter()
         corpus = transcript_corpus(
-            transcripts, embedder, TranscriptCorpusConfig(), args.cache_dir, config.show_progress
+            transcripts, embedder, TranscriptCorpusConfig(pieces=args.pieces), args.cache_dir, config.show_progress
         )
         self.seconds = time.perf_counter() - start
         self.searcher = Searcher(corpus, embedder)
