@@ -117,15 +117,13 @@ def bench_build(run) -> dict:
     t0 = time.perf_counter()
     found = _rag(index_dir, run.args.ann_min_rows, run.args.ann_compress_rows).library.save_snapshot()
     snap = time.perf_counter() - t0
-    size = lambda p: sum(f.stat().st_size for f in p.rglob("*") if f.is_file())  # noqa: E731
     return {"segments": found["levels"]["segment"]["rows"], "chunks": found["levels"]["chunk"]["rows"],
             "videos": found["levels"]["video"]["rows"], "write_seconds": round(written, 1),
             "generate_seconds": round(generated, 1),
             "compact_seconds": round(compacted, 1), "snapshot_seconds": round(snap, 1),
             "ann": found["levels"]["segment"]["ann"], "snapshot_read_seconds": found["read_seconds"],
             "snapshot_level_seconds": {name: level["seconds"] for name, level in found["levels"].items()},
-            "disk_gb_total": round(size(index_dir) / 1e9, 2),
-            "disk_gb_snapshot": round(size(index_dir / "search") / 1e9, 2),
+            "disk_gb_total": _disk_gb(index_dir), "disk_gb_snapshot": _disk_gb(index_dir / "search"),
             "peak_rss_gb": _peak_rss_gb()}   # the benchmark process's: writing, compacting, snapshot
 
 
@@ -223,11 +221,10 @@ def child_shard(index_dir: Path, shards: int = 4) -> dict:
     t0 = time.perf_counter()
     found = split(_rag(index_dir).library, shards)
     seconds = time.perf_counter() - t0
-    root = index_dir / FOLDER
-    disk = sum(f.stat().st_size for f in root.rglob("*") if f.is_file())
-    shutil.rmtree(root)  # the grow part's new videos would leave them stale
-    return {"shards": shards, "seconds": round(seconds, 1), "peak_rss_gb": _peak_rss_gb(),
-            "disk_gb": round(disk / 1e9, 2), "segments": [s["segments"] for s in found["shards"]]}
+    disk = _disk_gb(index_dir / FOLDER)
+    shutil.rmtree(index_dir / FOLDER)  # the grow part's new videos would leave them stale
+    return {"shards": shards, "seconds": round(seconds, 1), "peak_rss_gb": _peak_rss_gb(), "disk_gb": disk,
+            "segments": [s["segments"] for s in found["shards"]]}
 
 
 def child_memory(index_dir: Path) -> dict:
@@ -239,6 +236,11 @@ def child_memory(index_dir: Path) -> dict:
     corpus = corpus_of(VideoIndex.open(index_dir))
     return {"segments": len(corpus.segments), "open_s": round(time.perf_counter() - t0, 1),
             "peak_rss_gb": _peak_rss_gb()}
+
+
+def _disk_gb(folder: Path) -> float:
+    """GB of the files under `folder`."""
+    return round(sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) / 1e9, 2)
 
 
 def _peak_rss_gb() -> float:
