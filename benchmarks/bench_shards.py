@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from videorag.cluster import join
 from videorag.config import SearchConfig
 from videorag.methods import create_method
 from videorag.retrieve import Corpus, Level, Searcher
@@ -161,7 +162,7 @@ def _deployed(made: dict[int, dict], embed, deadline: float) -> dict[int, Router
     (the cores shared out so all are placed), and their routers."""
     import ray
 
-    ray_serve.connect("local")
+    join("local", "--ray")
     cpus = float(ray.cluster_resources().get("CPU", 1)) / sum(len(m["shards"]) for m in made.values())
     routers = {}
     for n, manifest in made.items():

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from tests.reliability.media import tiny_videos
 from videorag import Config, VideoRAG
 from videorag.embed.hashing import HashingEmbedder
+from videorag.errors import ConfigError
 from videorag.serve.app import create_app
 from videorag.serve.service import ServeConfig, Service
 from videorag.shard.ray_serve import replicas
@@ -43,6 +44,12 @@ def unjudged() -> Config:
     return config
 
 
+def test_an_unreachable_cluster_is_a_clear_error(index):
+    ray.shutdown()
+    with pytest.raises(ConfigError, match="cannot start or reach Ray at auto.*--ray"):
+        attach(VideoRAG(index, unjudged(), embedder=HashingEmbedder()), "auto")
+
+
 @pytest.fixture(scope="module")
 def clients(index):
     def client(rag) -> TestClient:
@@ -68,6 +75,10 @@ def test_the_shards_on_ray_give_the_whole_index_hits(clients):
 
 def same(results: list[dict]) -> list[dict]:
     return [{**r, "score": round(r["score"], 5)} for r in results]
+
+
+def test_a_cluster_started_here_serves_no_dashboard(clients):
+    assert ray._private.worker.global_worker.node.address_info["webui_url"] == ""
 
 
 def test_ask_on_a_sharded_index_says_it_needs_one_box(clients):

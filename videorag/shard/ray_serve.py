@@ -73,19 +73,6 @@ class Response:
             raise
 
 
-def connect(address: str | None) -> None:
-    """Join the Ray cluster at `address` ("auto": the one this machine belongs to; "local" or
-    None: start one in this process)."""
-    ray = require("ray", "ray")
-    if not ray.is_initialized():
-        ray.init(
-            address=None if address in (None, "local") else address,
-            ignore_reinit_error=True,
-            logging_level=logging.WARNING,
-            log_to_driver=False,
-        )
-
-
 def deploy(manifest: dict, replicas: int = 1, cpus: float | None = None) -> list[ServeShard]:
     """Start (or update) one deployment per shard of `manifest` (`split.manifest`) on the
     connected Ray cluster and return their clients, in shard order. `cpus` per replica (default:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from ..cluster import join
 from ..embed import embed_queries
 from ..index.meta import check_embedder, open_meta
 from ..retrieve import snapshot
@@ -23,7 +24,7 @@ def attach(rag, address: str, replicas: int = 1, deadline: float = 1.0) -> int:
     query = rag.query_embedder  # the index's own model, checked before anything is deployed
     fingerprint = getattr(query, "fingerprint", None)
     check_embedder(rag.location, open_meta(rag.location), query.model_name, query.dim, fingerprint)
-    ray_serve.connect(address)
+    join(address, "--ray")
     clients = ray_serve.deploy(found, replicas)
     embed = lambda text: embed_queries(query, [text])[0]  # noqa: E731
     rag.live = ShardedLive(Router(clients, embed, deadline))

@@ -14,16 +14,14 @@ from __future__ import annotations
 import logging
 import os
 import pickle
-import warnings
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 
 import numpy as np
 
+from ...cluster import join
 from ...config import IngestConfig
-from ...errors import ConfigError
-from ...registry import require
 
 log = logging.getLogger(__name__)
 
@@ -54,24 +52,7 @@ class RayEngine:
             yield Path(row["path"]), lambda r=row: (pickle.loads(r["record"]), pickle.loads(r["result"]))
 
     def _ray(self):
-        ray = require("ray", "ray")
-        if not ray.is_initialized():
-            log.info("starting Ray (address %s)", self.config.ray_address or "local")
-            try:
-                with warnings.catch_warnings():  # lancedb warns at any fork; Ray's fork only execs
-                    warnings.filterwarnings("ignore", "lancedb fork support", RuntimeWarning)
-                    ray.init(
-                        address=self.config.ray_address,
-                        include_dashboard=False,
-                        log_to_driver=False,
-                        configure_logging=False,
-                    )
-            except (ConnectionError, RuntimeError, ValueError) as exc:
-                raise ConfigError(
-                    f"cannot start or reach Ray at {self.config.ray_address or 'this machine'}: {exc}",
-                    "check --address (ray://HOST:10001, or auto for a cluster started with "
-                    "`ray start --head`), or leave it out to run Ray here",
-                ) from exc
+        ray = join(self.config.ray_address, "--address")
         ray.data.DataContext.get_current().enable_progress_bars = False  # the Ingestor's bar counts videos
         for handler in logging.getLogger("ray.data").handlers:  # Ray Data's console: warnings, not its plans
             if not isinstance(handler, logging.FileHandler):
