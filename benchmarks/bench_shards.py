@@ -250,26 +250,27 @@ def _rounds(fan_out, calls: int) -> dict:
 
 
 def _shard_cost(folder: Path, n: int, queries, method, config) -> dict:
-    """Each shard's two rounds in this process (no Ray): what one machine per shard would spend."""
-    nodes = [ShardNode(str(folder / str(k))) for k in range(n)]  # leaders and floor as the router: none at one shard
+    """Each shard's rounds in this process (no Ray), as the router asks them (one round at one
+    shard): what one machine per shard would spend."""
+    nodes = [ShardNode(str(folder / str(k))) for k in range(n)]
     times = []
     for i, (text, vector) in enumerate(queries):
-        asked = ShardQuery(f"cost-{i}", text, vector, method.name, config, 10, leaders=10 if n > 1 else 0)
-        slowest = 0.0
-        parts = []
-        for node in nodes:
-            start = time.perf_counter()
-            parts.append(node.statistics(asked))
-            slowest = max(slowest, time.perf_counter() - start)
-        asked.shared = method.merged(parts)
-        if asked.leaders:
+        asked = ShardQuery(f"cost-{i}", text, vector, method.name, config, 10, leaders=10)
+        first = 0.0
+        if n > 1:
+            parts = []
+            for node in nodes:
+                start = time.perf_counter()
+                parts.append(node.statistics(asked))
+                first = max(first, time.perf_counter() - start)
+            asked.shared = method.merged(parts)
             asked.floor = method.floor(parts, asked.shared, 10)
         second = 0.0
         for node in nodes:
             start = time.perf_counter()
             node.found(asked)
             second = max(second, time.perf_counter() - start)
-        times.append(slowest + second)
+        times.append(first + second)
     return _latency(times)
 
 

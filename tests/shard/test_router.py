@@ -134,6 +134,16 @@ def test_shards_keep_the_whole_index_ann_cells_and_find_what_it_finds(tmp_path, 
     assert differs  # the ANN levels were searched approximately, not exactly
 
 
+def test_one_shard_is_searched_in_one_round(tmp_path, embedder):
+    (node,) = shards(tmp_path, corpus_of(embedder), 1)
+    client, asked = Local(node, "0"), []
+    client.statistics = asked.append  # a second round would have called it first
+    config, chosen = SearchConfig(), create_method("textvideorag", SearchConfig())
+    whole = Searcher(corpus_of(embedder), embedder).search(QUERIES[0], chosen, config, 8, True)
+    assert hits(Router([client], _embed(embedder)).search(QUERIES[0], chosen, config, 8, True)) == hits(whole)
+    assert asked == []
+
+
 def test_a_late_or_broken_shard_gives_a_partial_answer_within_the_deadline(tmp_path, embedder):
     corpus = corpus_of(embedder)
     nodes = shards(tmp_path, corpus, 3)

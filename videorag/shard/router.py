@@ -5,7 +5,8 @@ Two rounds for a method whose scores need collection statistics (`textvideorag`:
 ranges and deviation): every shard's `statistics`, merged (`method.merged`), then every shard's
 `found` with the merged constants and a floor under the collection's k-th best video score,
 below which a shard locates no moments (`scale.floor`). One round for the others (`bm25`,
-`dense`). A shard that fails or misses the deadline is left out and named in `Hits.missing`: a
+`dense`), and for a single shard (its own statistics are the collection's: it searches as one
+box does). A shard that fails or misses the deadline is left out and named in `Hits.missing`: a
 partial answer, never a hang. A shard lost between the rounds raised the floor with its leaders:
 the others are asked again for every video located, in what is left of the deadline.
 """
@@ -106,14 +107,14 @@ class Router:
     def _rounds(self, asked: ShardQuery, method, shown: int, start: float) -> tuple[list, list[str]]:
         """Every answering shard's `found` (`Found`s), and the names of those that did not answer."""
         live = list(self.clients)
-        if not hasattr(method, "statistics"):
+        if not hasattr(method, "statistics") or len(live) == 1:  # one shard's statistics are the collection's
             found, _, late = self._gather(live, lambda c: c.found(asked), _Deadline(self.deadline))
             return [f for part in found for f in part], late
         # each round gets half the deadline: a late shard in the first leaves time for the second
-        asked.leaders = shown if len(live) > 1 else 0  # one shard: it locates only what is shown
+        asked.leaders = shown
         parts, live, missing = self._gather(live, lambda c: c.statistics(asked), _Deadline(self.deadline / 2))
         asked.shared = method.merged(parts)
-        asked.floor = method.floor(parts, asked.shared, shown) if asked.leaders else -math.inf
+        asked.floor = method.floor(parts, asked.shared, shown)
         found, live, late = self._gather(live, lambda c: c.found(asked), _Deadline(self.deadline / 2))
         if late and asked.floor > -math.inf:  # lost between the rounds: its leaders raised the others' floor
             asked.floor = -math.inf
