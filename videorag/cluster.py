@@ -27,7 +27,7 @@ def join(address: str | None, flag: str):
     if ray.is_initialized():
         return ray
     here = address in (None, LOCAL)
-    log.info("starting Ray here" if here else "joining the Ray cluster at %s", address)
+    log.info("Ray: %s", "starting a cluster here" if here else f"joining the cluster at {address}")
     try:
         with warnings.catch_warnings():  # lancedb warns at any fork; Ray's fork only execs
             warnings.filterwarnings("ignore", "lancedb fork support", RuntimeWarning)
