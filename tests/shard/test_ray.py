@@ -5,6 +5,7 @@ answers), within the deadline."""
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from videorag.embed.hashing import HashingEmbedder
 from videorag.errors import ConfigError
 from videorag.serve.app import create_app
 from videorag.serve.service import ServeConfig, Service
-from videorag.shard.ray_serve import replicas
+from videorag.shard.ray_serve import replicas, serve_logging
 from videorag.shard.serving import attach
 from videorag.shard.split import split
 
@@ -79,6 +80,19 @@ def same(results: list[dict]) -> list[dict]:
 
 def test_a_cluster_started_here_serves_no_dashboard(clients):
     assert ray._private.worker.global_worker.node.address_info["webui_url"] == ""
+
+
+def test_serve_speaks_on_this_process_only_with_verbose():
+    ours, served = logging.getLogger("videorag"), logging.getLogger("ray.serve")
+    before = ours.level, served.level
+    try:
+        for level in (logging.WARNING, logging.INFO):
+            ours.setLevel(level)
+            serve_logging()
+            assert served.level == level
+    finally:
+        ours.setLevel(before[0])
+        served.setLevel(before[1])
 
 
 def test_ask_on_a_sharded_index_says_it_needs_one_box(clients):

@@ -81,6 +81,7 @@ def deploy(manifest: dict, replicas: int = 1, cpus: float | None = None) -> list
     ray = require("ray", "ray")
     from ray import serve
 
+    serve_logging()
     count = len(manifest["shards"]) * replicas
     cpus = cpus if cpus is not None else min(1.0, float(ray.cluster_resources().get("CPU", 1)) / count)
     serve.start(proxy_location="Disabled")
@@ -94,6 +95,13 @@ def deploy(manifest: dict, replicas: int = 1, cpus: float | None = None) -> list
         clients.append(ServeShard(str(k), serve.run(app, name=name, route_prefix=None), name))
     log.info("%d shard deployments of %d replicas", len(clients), replicas)
     return clients
+
+
+def serve_logging() -> None:
+    """Serve's own lines on this process ("Started Serve", "Application … is ready") only when
+    videorag's are shown at INFO (`--verbose`); its warnings always."""
+    shown = logging.INFO if log.isEnabledFor(logging.INFO) else logging.WARNING
+    logging.getLogger("ray.serve").setLevel(shown)
 
 
 def placeable(count: int, cpus: float, free: float) -> None:
