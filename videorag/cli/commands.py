@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 from ..console import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, print_answer, print_hits, print_json, say
@@ -108,25 +107,20 @@ def cmd_shard(rag, args) -> int:
     return EXIT_OK
 
 
-def _judge_loaded(rag, judged: bool) -> float | None:
-    """Load the judge before the query (its load time reported apart); None when not judging."""
-    if not judged:
-        return None
-    start = time.perf_counter()
-    rag.judge.warm_up()
-    return time.perf_counter() - start
-
-
-def _judge_report(rag, loaded: float | None, timings: dict) -> None:
-    if loaded is not None:
-        say(f"judge {rag.judge.label}: loaded in {loaded:.1f} s, judged in {timings.get('judge', 0.0):.1f} s")
+def _judge_report(rag, timings: dict) -> None:
+    """What the judge cost, when it judged: its model's load (paid by the first judged query) and
+    its judging."""
+    if "judge" in timings:
+        say(
+            f"judge {rag.judge.label}: loaded in {timings.get('judge_load', 0.0):.1f} s, "
+            f"judged in {timings['judge']:.1f} s"
+        )
 
 
 def cmd_search(rag, args) -> int:
-    request = REQUESTS.request(args)
-    loaded, timings = _judge_loaded(rag, rag.judging("search", request.judge)), dict[str, float]()
+    request, timings = REQUESTS.request(args), dict[str, float]()
     hits = rag.search(**request.given(), timings=timings)
-    _judge_report(rag, loaded, timings)
+    _judge_report(rag, timings)
     if args.json:
         return _print_json(rag, search_json(request.query, hits))
     print_hits(hits)
@@ -154,11 +148,10 @@ def _say_when_writing(generator) -> None:
 
 
 def cmd_ask(rag, args) -> int:
-    request = REQUESTS.request(args)
-    loaded, timings = _judge_loaded(rag, rag.judging("ask", request.judge)), dict[str, float]()
+    request, timings = REQUESTS.request(args), dict[str, float]()
     _say_when_writing(rag.generator)
     answer = rag.ask(**request.given(), timings=timings)
-    _judge_report(rag, loaded, timings)
+    _judge_report(rag, timings)
     if args.json:
         return _print_json(rag, answer.to_dict())
     print_answer(answer)

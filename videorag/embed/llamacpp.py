@@ -24,7 +24,6 @@ import numpy as np
 from ..errors import GenerationError, ModelNotFoundError
 from ..llm.gguf import LocalModel
 from ..models import NOMIC_EMBED, PRESETS, fingerprint, resolve
-from ..registry import require
 from . import normalize
 
 log = logging.getLogger(__name__)
@@ -37,8 +36,11 @@ class _EmbeddingServer(LocalModel):
     """llama.cpp's server for one GGUF embedding model: the judge's `LocalModel`, started for
     embeddings (mean pooling, flash attention, every text whole in one batch of `n_ctx` tokens)."""
 
-    def _start(self):
-        xllamacpp = require("xllamacpp", "embed-nomic")
+    extra = "embed-nomic"
+    kind = " as an embedding model"
+    hint = "pass a GGUF embedding model (--embed-model)"
+
+    def _params(self, xllamacpp):
         params = xllamacpp.CommonParams()
         params.model.path = self.path
         params.embedding, params.pooling_type = True, xllamacpp.llama_pooling_type.LLAMA_POOLING_TYPE_MEAN
@@ -47,13 +49,7 @@ class _EmbeddingServer(LocalModel):
         params.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_ENABLED  # measured: 2× faster
         params.warmup, params.verbosity = False, -1
         params.cpuparams.n_threads = params.cpuparams_batch.n_threads = self.threads
-        try:
-            return xllamacpp.Server(params)
-        except RuntimeError as exc:
-            raise ModelNotFoundError(
-                f"llama.cpp cannot load {self.path} as an embedding model ({exc})",
-                "pass a GGUF embedding model (--embed-model)",
-            ) from exc
+        return params
 
     def embeddings(self, texts: list[str]) -> list[list[float]]:
         """One vector per text, in order (the server's `index` says whose)."""

@@ -15,7 +15,11 @@ from __future__ import annotations
 import logging
 import os
 import queue
+import secrets
+import shutil
+import tempfile
 import threading
+import weakref
 from collections.abc import Iterator
 
 from ..errors import GenerationError, ModelNotFoundError
@@ -29,10 +33,15 @@ _DONE = object()
 class LocalModel:
     """A GGUF file behind llama.cpp's server, loaded on first use (`warm_up`)."""
 
+    extra = "judge"  # the videorag extra that installs the runtime
+    kind = ""  # what the file is loaded as, in an error message
+    hint = "pass a GGUF model file (--model / --rerank-model)"
+
     def __init__(self, path: str, n_ctx: int = 4096, threads: int | None = None):
         self.path, self.n_ctx = path, n_ctx
         self.threads = threads or os.cpu_count() or 1
         self._server = None
+        self._home: weakref.finalize | None = None  # removes the private folder of the server's socket
         self._lock = threading.Lock()
 
     def warm_up(self, label: str | None = None) -> None:
@@ -43,22 +52,39 @@ class LocalModel:
                 self._server = self._start()
 
     def _start(self):
-        xllamacpp = require("xllamacpp", "judge")
+        """llama.cpp's server for the file, reachable by this process alone: it serves the
+        in-process calls below, and the HTTP listener it always opens is a Unix socket in a
+        private folder (mode 0700), behind a key nobody else is told — no TCP port at all."""
+        xllamacpp = require("xllamacpp", self.extra)
+        params = self._params(xllamacpp)
+        home = tempfile.mkdtemp(prefix="videorag-llm-")
+        self._home = weakref.finalize(self, shutil.rmtree, home, True)  # removed at close or exit
+        params.hostnames = [os.path.join(home, "llama.sock")]
+        params.api_keys = [secrets.token_urlsafe(32)]
+        try:
+            return xllamacpp.Server(params)
+        except RuntimeError as exc:
+            self._remove_home()
+            raise ModelNotFoundError(f"llama.cpp cannot load {self.path}{self.kind} ({exc})", self.hint) from exc
+
+    def _params(self, xllamacpp):
+        """The server's settings: a chat and completion model, one request at a time."""
         params = xllamacpp.CommonParams()
         params.model.path = self.path
         params.n_ctx, params.n_parallel, params.warmup, params.verbosity = self.n_ctx, 1, False, -1
         params.cpuparams.n_threads = params.cpuparams_batch.n_threads = self.threads
-        try:
-            return xllamacpp.Server(params)
-        except RuntimeError as exc:
-            raise ModelNotFoundError(
-                f"llama.cpp cannot load {self.path} ({exc})", "pass a GGUF model file (--model / --rerank-model)"
-            ) from exc
+        return params
 
     def close(self) -> None:
         """Unload the model (the next request loads it again)."""
         with self._lock:
             self._server = None
+            self._remove_home()
+
+    def _remove_home(self) -> None:
+        if self._home is not None:
+            self._home()
+            self._home = None
 
     def chat(self, body: dict) -> dict:
         """One chat completion (the OpenAI request and reply)."""

@@ -76,9 +76,10 @@ class Judged:
         chosen = _chosen(found, cfg.candidates, share, cfg.each_video)
         if len(chosen) < 2:
             return ranking
-        start = time.perf_counter()
         retrieval = minmax(np.array([s.score(share) for s in chosen]))
-        judging = judge(cfg.reranker, qc.searcher.resources)
+        judging, start = judge(cfg.reranker, qc.searcher.resources), time.perf_counter()
+        judging.warm_up()  # its model loads with the first judged query, not before: refusals never wait for it
+        qc.timings["judge_load"], start = time.perf_counter() - start, time.perf_counter()
         p = np.asarray(judging.score(qc, [s.passage for s in chosen]), np.float64)
         qc.timings["judge"] = time.perf_counter() - start
         if np.isnan(p).all():

@@ -50,7 +50,7 @@ class LLMReranker(ScoringReranker):
     calibrated = True
 
     def __init__(self, weight: float = 0.5, config: RerankConfig | None = None, resources: Resources | None = None):
-        super().__init__(weight, config or RerankConfig(backend="llm"))
+        super().__init__(weight, config or RerankConfig(backend="llm"), resources)
         if self.config.generator not in JUDGES:
             raise ConfigError(
                 f"the `llm` reranker judges through {', '.join(JUDGES)}, got generator {self.config.generator!r}",

