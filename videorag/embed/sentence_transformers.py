@@ -9,6 +9,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..models import MINILM_L6, fingerprint, resolve
+from ..registry import require
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -33,7 +34,7 @@ class SentenceTransformerEmbedder:
         if self._model is None:
             if os.path.exists(self._path):  # a local model: never reach for the hub
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            from sentence_transformers import SentenceTransformer
+            SentenceTransformer = require("sentence_transformers", "sentence-transformers").SentenceTransformer
 
             self._model = SentenceTransformer(self._path, device=self.device)
             self._dim = self._model.get_embedding_dimension()

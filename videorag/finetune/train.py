@@ -75,9 +75,9 @@ def load_model(base_model: str | None = None, device: str | None = None):
     path, _ = resolve(base_model, MINILM_L6)
     if os.path.exists(path):  # a local model: never reach for the hub
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from sentence_transformers import SentenceTransformer
+    from ..registry import require
 
-    return SentenceTransformer(path, device=device)
+    return require("sentence_transformers", "sentence-transformers").SentenceTransformer(path, device=device)
 
 
 def encode(model, texts: list[str]):

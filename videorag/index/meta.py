@@ -64,6 +64,18 @@ def check_embedder(path, meta: dict, model_name: str, dim: int, fingerprint: str
         )
 
 
+def check_runtime(path, meta: dict, backend: str) -> None:
+    """Refuse to add passages embedded by another runtime than the index's own (the same model on
+    torch and on int8 ONNX gives close, not equal, vectors: one index holds one runtime's)."""
+    recorded = meta.get("embed_backend")
+    if recorded and recorded != backend:
+        extra = f" (pip install 'videorag[{recorded}]')" if recorded == "sentence-transformers" else ""
+        raise IndexError_(
+            f"index {path} holds passages embedded by {recorded}, and new ones would be embedded by {backend}",
+            f"add with --embed-backend {recorded}{extra}, or index everything into a new directory",
+        )
+
+
 def _backend(meta: dict) -> str:
     """`--embed-backend NAME ` of the index's embedder where it is recorded (a GGUF model's name
     alone would be handed to the default backend)."""

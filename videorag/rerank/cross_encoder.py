@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ConfigError, ModelNotFoundError
+from ..registry import require
 from ..retrieve.base import Candidate
 from .base import ScoringReranker
 
@@ -20,8 +21,7 @@ MODEL_HINT = "set the reranker's model, --rerank-model FOLDER (a sentence-transf
 
 def _load(spec: str) -> tuple[object, threading.Lock]:
     """The CrossEncoder for `spec` and a lock serialising its calls."""
-    # sentence-transformers is a core dependency (no extra to name), imported only here
-    from sentence_transformers import CrossEncoder
+    CrossEncoder = require("sentence_transformers", "sentence-transformers").CrossEncoder  # torch: an extra
 
     local = Path(spec).expanduser()
     try:
