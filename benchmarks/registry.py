@@ -38,6 +38,9 @@ BENCHES = (
           "exactly, through IVF-Flat and IVF-PQ, at 60k real segments: recall, nDCG, same top-10 as exact"),
     Bench("shards", "bench_shards:main", "sharded search on Ray Serve (1 / 2 / 4 shards, one box: a simulation) "
           "against one box on real WikiHowQA vectors: same top-10, p50 / p95, per-shard cost, a killed shard"),
+    Bench("footprint", "bench_footprint:main", "what a user pays: clean install size and time, ingest × "
+          "realtime and CPU-s per video-hour, a cold CLI ask, serve's ask p50 / p95, peak RSS and CPU-s a "
+          "question, judged search p50; beside an earlier revision (--before REV)"),
     Bench("memory", "bench_memory:main", "peak RSS and × realtime of `videorag index` against video length"),
     Bench("serve", "bench_serve:main", "`videorag serve` under concurrent clients: cold start, /search "
           "p50 / p99, first streamed token"),

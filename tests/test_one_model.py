@@ -95,3 +95,26 @@ def test_a_loaded_model_listens_on_no_port_and_refuses_strangers(small_model):
     finally:
         model.close()
     assert not os.path.exists(os.path.dirname(path))   # its folder goes with it
+
+
+def test_nothing_loads_for_a_question_refused_before_the_answer(demo_rag, embedder, small_model, loads, tmp_path):
+    """Input errors and the off-topic screen come before any language model loads."""
+    from videorag.errors import IndexError_
+
+    with VideoRAG(demo_rag.location.local, _config(), embedder=embedder) as rag:
+        for bad in ("", "   ", "why? " * 2000):
+            with pytest.raises(IndexError_):
+                rag.ask(bad)
+        assert rag.ask("what is the capital of France?").abstained   # off-topic: the embedder and the index alone
+    with pytest.raises(IndexError_, match="no videorag index"):
+        VideoRAG(tmp_path / "none", _config(), embedder=embedder).ask("how long should the glue dry?")
+    assert loads == []
+
+
+def test_the_cli_loads_no_judge_before_it_needs_one(demo_rag, small_model, loads, capsys):
+    from videorag.cli import main
+
+    judged = ["--index", str(demo_rag.location.local), "--judge", "--judge-model", QWEN_CODER_0_5B.name, "--no-server"]
+    assert main(["ask", "", *judged]) == 1
+    assert main(["ask", "what is the capital of France?", *judged]) == 0
+    assert "do not cover" in capsys.readouterr().out and loads == []
