@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .config import Config
-from .embed import create_embedder, passage_backend
+from .embed import BACKENDS, create_embedder, passage_backend
 from .errors import MediaError
 from .index.location import locate
 from .index.meta import check_runtime, open_meta
@@ -49,6 +49,7 @@ class Library:
         self.location = locate(index_dir)
         self.config = config or Config()
         self._embedder, self._asr = embedder, asr
+        self._embedder_given = embedder is not None
         self._index: VideoIndex | None = None
         self._visual = self._captioner = None
         self._frame_nets: dict | None = None
@@ -77,9 +78,11 @@ class Library:
 
     @property
     def embed_backend(self) -> str:
-        """The backend that embeds this index's passages: the configured one; with "auto", the
-        one the index recorded (an index's vectors come from one runtime), else the default's."""
-        return passage_backend(self.config.embed, self.meta().get("embed_backend"))
+        """The backend that embeds this index's passages: the given embedder's; else the configured
+        one; with "auto", the one the index recorded (an index's vectors come from one runtime), else
+        the default's."""
+        given = BACKENDS.name_of(type(self._embedder)) if self._embedder_given else None
+        return given or passage_backend(self.config.embed, self.meta().get("embed_backend"))
 
     def meta(self) -> dict:
         """The index's metadata ({} before it exists); read without opening its tables."""

@@ -33,6 +33,11 @@ class Registry:
         module, attr = self._entries[name].split(":")
         return getattr(importlib.import_module(module), attr)
 
+    def name_of(self, cls: type) -> str | None:
+        """The name `cls` is registered under (None: not registered, e.g. a test double)."""
+        target = f"{cls.__module__}:{cls.__qualname__}"
+        return next((name for name, entry in self._entries.items() if entry == target), None)
+
     def create(self, name: str, *args: Any, **kwargs: Any) -> Any:
         return self.get(name)(*args, **kwargs)
 
