@@ -96,11 +96,9 @@ class IngestConfig:
 
 @dataclass
 class EmbedConfig:
-    backend: str = "auto"             # embeds passages; "auto": an existing index's own, else the bundled
-                                      # model's int8 ONNX export (no torch), else sentence-transformers
+    backend: str = "auto"             # passages; auto: an index's own, else MiniLM on ONNX (no torch) if installed
     model: str | None = None          # path or hub name; None = bundled all-MiniLM-L6-v2
-    query_backend: str = "auto"       # embeds queries; "auto": the bundled model on ONNX Runtime when
-                                      # installed (no torch at search time), else the passages' backend
+    query_backend: str = "auto"       # queries; auto: MiniLM on ONNX when installed (no torch), else `backend`'s
     batch_size: int = 64
     device: str | None = None         # None = let the backend choose
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .config import Config
-from .embed import BACKENDS, create_embedder, passage_backend
+from .embed import create_embedder, passage_backend
 from .errors import MediaError
 from .index.location import locate
 from .index.meta import check_runtime, open_meta
@@ -48,8 +48,7 @@ class Library:
     def __init__(self, index_dir: str | Path, config: Config | None = None, *, embedder=None, asr=None):
         self.location = locate(index_dir)
         self.config = config or Config()
-        self._embedder, self._asr = embedder, asr
-        self._embedder_given = embedder is not None
+        self._embedder, self._asr, self._given = embedder, asr, embedder
         self._index: VideoIndex | None = None
         self._visual = self._captioner = None
         self._frame_nets: dict | None = None
@@ -78,11 +77,8 @@ class Library:
 
     @property
     def embed_backend(self) -> str:
-        """The backend that embeds this index's passages: the given embedder's; else the configured
-        one; with "auto", the one the index recorded (an index's vectors come from one runtime), else
-        the default's."""
-        given = BACKENDS.name_of(type(self._embedder)) if self._embedder_given else None
-        return given or passage_backend(self.config.embed, self.meta().get("embed_backend"))
+        """The backend of this index's passages: a given embedder's own, else `passage_backend`'s."""
+        return passage_backend(self.config.embed, self.meta().get("embed_backend"), self._given)
 
     def meta(self) -> dict:
         """The index's metadata ({} before it exists); read without opening its tables."""
@@ -232,13 +228,9 @@ class Library:
         with index.writer():
             index.refresh()
             rows = index.videos(["video_id", "path"]).to_pylist()
-            for target in targets:
-                resolved = path_text(Path(target).expanduser().resolve())
-                removed += [
-                    row["video_id"]
-                    for row in rows
-                    if target in (row["video_id"], row["path"]) or resolved == row["path"]
-                ]
+            for name in targets:
+                resolved = path_text(Path(name).expanduser().resolve())
+                removed += [r["video_id"] for r in rows if resolved == r["path"] or name in (r["video_id"], r["path"])]
             for video_id in dict.fromkeys(removed):
                 index.remove(video_id)
         return list(dict.fromkeys(removed))
@@ -297,19 +289,15 @@ class Library:
         from .retrieve import snapshot
 
         found = snapshot.manifest(self.location)
-        search = (
-            {"snapshot": "missing"}
-            if found is None
-            else {
-                "snapshot": "fresh" if snapshot.fresh(self.location, found) else "stale",
-                "made": found["made"],
-                "build_seconds": found["seconds"],
-                "levels": {
-                    name: {"rows": level["rows"], "index": snapshot.describe(level)}
-                    for name, level in found["levels"].items()
-                },
-            }
-        )
+        if found is None:
+            return {**self.index.stats(), "search": {"snapshot": "missing"}}
+        levels = found["levels"].items()
+        search = {
+            "snapshot": "fresh" if snapshot.fresh(self.location, found) else "stale",
+            "made": found["made"],
+            "build_seconds": found["seconds"],
+            "levels": {name: {"rows": level["rows"], "index": snapshot.describe(level)} for name, level in levels},
+        }
         return {**self.index.stats(), "search": search}
 
     def optimize(self) -> dict:

