@@ -68,8 +68,7 @@ def main(run) -> dict:
     videos = None if run.args.index else _demo_videos(work / "videos")
     found: dict = {"revision": revision(), "before": run.args.before, "cores": os.cpu_count(),
                    "load_before": os.getloadavg()[0], "questions": len(questions), "trees": {}}
-    if run.args.clean_install:
-        found["install"] = clean_install(work)
+    found["install"] = clean_install(work) if run.args.clean_install else run.previous().get("install")
     for name, tree in trees.items():
         index = run.args.index or work / f"index-{name}"
         figures: dict = {}
@@ -92,15 +91,18 @@ def _videorag(*args: str) -> list[str]:
 
 
 def _env(tree: Path) -> dict:
-    """The tree's code first on the path; no remembered index or running server of the user's."""
+    """The tree's code first on the path (commands also run in the tree: `python -m` puts the
+    working folder before PYTHONPATH); no remembered index or running server of the user's."""
     scratch = tempfile.mkdtemp(prefix="footprint-")
     return {**os.environ, "PYTHONPATH": str(tree), "XDG_CONFIG_HOME": scratch, "XDG_RUNTIME_DIR": scratch}
 
 
-def measured(command: list[str], env: dict) -> dict:
-    """Run `command` to its end: wall and CPU seconds, peak RSS (GB), exit status, stderr's last lines."""
+def measured(command: list[str], tree: Path) -> dict:
+    """Run `command` in `tree` to its end: wall and CPU seconds, peak RSS (GB), exit status, stderr's
+    "loading" lines and last lines."""
     start = time.perf_counter()
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(command, cwd=tree, env=_env(tree), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
     err = proc.stderr.read() if proc.stderr else ""
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -111,7 +113,7 @@ def measured(command: list[str], env: dict) -> dict:
 
 
 def ingest(tree: Path, videos: list[Path], index: Path) -> dict:
-    got = measured(_videorag("index", *map(str, videos), "--index", str(index)), _env(tree))
+    got = measured(_videorag("index", *map(str, videos), "--index", str(index)), tree)
     hours = sum(_duration(v) for v in videos) / 3600
     return {**got, "video_s": round(hours * 3600, 1), "x_realtime": round(hours * 3600 / got["wall_s"], 2),
             "cpu_s_per_video_hour": round(got["cpu_s"] / hours)}
@@ -119,8 +121,8 @@ def ingest(tree: Path, videos: list[Path], index: Path) -> dict:
 
 def cli(tree: Path, index: Path, question: str) -> dict:
     ask = ["ask", "--index", str(index), "--no-server"]
-    return {"answerable": measured(_videorag(*ask[:1], question, *ask[1:]), _env(tree)),
-            "off_topic": measured(_videorag(*ask[:1], OFF_TOPIC, *ask[1:]), _env(tree))}
+    return {"answerable": measured(_videorag(*ask[:1], question, *ask[1:]), tree),
+            "off_topic": measured(_videorag(*ask[:1], OFF_TOPIC, *ask[1:]), tree)}
 
 
 def serve(tree: Path, index: Path, questions: list[str], asks: int) -> dict:
@@ -142,7 +144,8 @@ class _server:
     def __init__(self, tree: Path, index: Path):
         self.port = free_port()
         command = _videorag("serve", "--index", str(index), "--port", str(self.port))
-        self.proc = subprocess.Popen(command, env=_env(tree), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(command, cwd=tree, env=_env(tree), stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=300)
 
     def __enter__(self):
