@@ -115,3 +115,19 @@ def test_a_claim_joining_two_sentences_cites_both_and_a_moment_that_does_not_say
     out = verify(two, evidence() + [other], None, VerifyConfig())
     assert [(c.video_id, c.start, c.end) for c in out.citations] == [("v1", 10.0, 20.0)]   # the pair, not the paint
     assert out.answer == "Sand the area around the hole and wait one minute [1]."
+
+
+def test_a_sentence_that_only_points_at_the_evidence_is_no_claim():
+    from videorag.verify.claims import says_something
+
+    for filler in ("This is mentioned in at about 0:18 [2].", "This is mentioned in moment [3].",
+                   "You can see this in the video at 1:02–1:10.", "As shown in the clip."):
+        assert not says_something(filler), filler
+    for claim in ("Yes [1].", "No, not yet.", "Hold it for thirty seconds [2].", "The video shows how to sand it.",
+                  "Heat the water to 94 degrees [1]."):
+        assert says_something(claim), claim
+    out = verify(answer("Sand the area around the hole [1]. This is mentioned at about 0:12 [1]."), evidence(),
+                 SupportJudge(), VerifyConfig())
+    assert [c.text for c in out.claims] == ["Sand the area around the hole."] and not out.abstained
+    assert out.answer == "Sand the area around the hole [1]." and len(out.citations) == 1
+    assert verify(answer("This is mentioned in moment [1]."), evidence(), SupportJudge(), VerifyConfig()).abstained

@@ -2,15 +2,17 @@
 against it.
 
 The answer is split into claims (`claims.split_claims`: sentences with their `[n]` citations; a
-generator may give its claims itself). Each claim's citations are narrowed to the sentence of the
-cited excerpt that says it (`pointing`), and the answer is rewritten with its markers after the
-words they support, numbered in order. The judge (the `llm` reranker that chooses moments) then
-reads each cited sentence — and what the screen shows — and gives a claim's support: P(the cited
-words answer the question) — for a claim that is not a quote of them, the lesser of that and
-P(they say what the claim says). A quote is not supported by being a quote. A claim under
-`VerifyConfig.threshold` is unsupported: marked (default) or dropped. When the generator says the
-moments do not cover the question, or no claim is left, the answer abstains: it says the videos
-do not cover it, cites nothing, and `abstained` is true. When no claim is supported, it abstains
+generator may give its claims itself); a sentence that only points at the evidence ("This is
+mentioned at 0:18 [2].") is dropped, not flagged (`claims.says_something`). Each claim's
+citations are narrowed to the sentence of the cited excerpt that says it (`pointing`), and the
+answer is rewritten with its markers after the words they support, numbered in order. The judge
+(the `llm` reranker that chooses moments) then reads each cited sentence — and what the screen
+shows — and gives a claim's support: P(the cited words answer the question) — for a claim that is
+not a quote of them, the lesser of that and P(they say what the claim says). A quote is not
+supported by being a quote. A claim under `VerifyConfig.threshold` is unsupported: marked
+(default) or dropped. When the generator says the moments do not cover the question, or no claim
+is left, the answer abstains: it says the videos do not cover it, cites nothing, and `abstained`
+is true. When no claim is supported, it abstains
 too unless the answerability stage already decided that the moments answer (`decided`): that
 calibrated decision is not overruled by an uncalibrated one; its claims stay marked.
 """
@@ -24,7 +26,7 @@ import numpy as np
 from ..config import VerifyConfig
 from ..llm.yesno import EVIDENCE, prompt
 from ..types import Answer, Claim
-from .claims import NOT_COVERED, marked, says_not_covered, split_claims
+from .claims import NOT_COVERED, marked, says_not_covered, says_something, split_claims
 from .pointing import Pointed, point
 
 __all__ = ["ABSTAINED", "NOT_COVERED", "verify", "split_claims"]
@@ -45,6 +47,10 @@ def verify(answer: Answer, evidence: list, judge, config: VerifyConfig, embedder
     claims = answer.claims or split_claims(answer.answer, len(answer.citations))
     if says_not_covered(answer.answer) or not claims or not answer.citations:  # nothing retrieved to stand on
         return abstain(answer)
+    if not all(said := [says_something(c.text) for c in claims]):  # a sentence that only points is dropped
+        claims = _renumbered([c for c, kept in zip(claims, said) if kept], answer)
+        if not claims:
+            return abstain(answer)
     cited = point(claims, answer.citations, evidence, embedder)
     answer.citations = [p.citation for p in cited]
     if judge is not None:

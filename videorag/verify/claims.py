@@ -3,14 +3,15 @@
 A generator asked to cite writes `[1]`, `[2, 3]` or `[1][3]` after what it takes from those
 moments; a sentence citing nothing rests on the citations of the sentence before it (or, for the
 first, on every moment given). A reply saying the moments do not cover the question (`NOT_COVERED`)
-has no claims.
+has no claims, and a sentence that only points at the evidence ("This is mentioned in moment [2].")
+is no claim (`says_something`).
 """
 
 from __future__ import annotations
 
 import re
 
-from ..retrieve.text import sentences
+from ..retrieve.text import sentences, stem, tokenize
 from ..types import Claim
 
 NOT_COVERED = "NOT COVERED"
@@ -31,6 +32,26 @@ def split_claims(text: str, moments: int) -> list[Claim]:
         previous = cited or previous
         claims.append(Claim(plain, previous))
     return claims
+
+
+_TIMES = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s*[–-]\s*\d{1,2}:\d{2}(?::\d{2})?)?")
+# words that point at the material instead of saying something from it ("this is mentioned in moment 2")
+POINTING = frozenset(
+    stem(w)
+    for w in """mention mentioned mentions mentioning say said says saying state stated states explain explained
+    explains show shown shows showed describe described describes discuss discussed discusses note noted notes
+    refer refers referred cover covered covers see seen find found list listed give given provide provided
+    video videos clip clips moment moments transcript transcripts passage passages part parts section sections
+    time times timestamp minute minutes second seconds point points""".split()
+)
+
+
+def says_something(text: str) -> bool:
+    """Whether a claim says anything beyond pointing at the evidence: some content word that is
+    not a word for the material or for its being said or shown (time stamps out too). A claim of
+    stop words alone ("Yes.", "No, not yet.") says something: it answers."""
+    words = tokenize(_TIMES.sub(" ", _MARKS.sub("", text)))
+    return not words or any(w not in POINTING for w in words)
 
 
 def says_not_covered(text: str) -> bool:
