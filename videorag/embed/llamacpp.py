@@ -41,14 +41,11 @@ class _EmbeddingServer(LocalModel):
     hint = "pass a GGUF embedding model (--embed-model)"
 
     def _params(self, xllamacpp):
-        params = xllamacpp.CommonParams()
-        params.model.path = self.path
+        params = super()._params(xllamacpp)
         params.embedding, params.pooling_type = True, xllamacpp.llama_pooling_type.LLAMA_POOLING_TYPE_MEAN
-        params.n_ctx, params.n_batch, params.n_ubatch = self.n_ctx, self.n_ctx, self.n_ctx
+        params.n_batch, params.n_ubatch = self.n_ctx, self.n_ctx
         params.n_parallel, params.kv_unified = PARALLEL, True  # every slot may take a whole window
         params.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_ENABLED  # measured: 2× faster
-        params.warmup, params.verbosity = False, -1
-        params.cpuparams.n_threads = params.cpuparams_batch.n_threads = self.threads
         return params
 
     def embeddings(self, texts: list[str]) -> list[list[float]]:
