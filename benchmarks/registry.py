@@ -54,6 +54,8 @@ BENCHES = (
           "(window_hit@1, moment_recall@k per method)"),
     Bench("realspeech", "bench_realspeech:main", "real-speech dev set (recorded English speech from packages' "
           "test data, as videos): video R@k, window_hit@1, moment recall, WER; --answers: key facts, abstention"),
+    Bench("citations", "bench_citations:main", "citations at the words against at the sentence: length, "
+          "whether they hold the words that say the key fact, claims' support labelled right / wrong"),
     Bench("judge", "bench_judge:main", "judged search on the moment benchmark: quality against cost, a row "
           "per setting"),
     Bench("judge_specific", "bench_judge_specific:main", "the judge reranking `best`'s top 10 videos on the "

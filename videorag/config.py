@@ -12,9 +12,8 @@ from .errors import ConfigError
 
 VIDEO_EXTENSIONS = (".mp4", ".mkv", ".webm", ".mov", ".avi")
 ENGINES = ("local", "ray")                      # `IngestConfig.engine`
-TEXT_VIEWS = ("text-clip", "text-frame")        # CARVE's views of a chunk: its transcript, its
-VISUAL_VIEWS = ("visual-frame", "visual-clip")  # keyframes' captions, its keyframes, the clip
-VIEWS = TEXT_VIEWS + VISUAL_VIEWS
+TEXT_VIEWS, VISUAL_VIEWS = ("text-clip", "text-frame"), ("visual-frame", "visual-clip")  # CARVE's views of a
+VIEWS = TEXT_VIEWS + VISUAL_VIEWS  # chunk: its transcript, its keyframes' captions, its keyframes, the clip
 JUDGES = ("llamacpp", "openai")                 # generators an `llm` reranker judges through
 FUSIONS = ("alpha", "rrf")                      # `SearchConfig.fusion`
 UNSUPPORTED = ("mark", "drop")                  # `VerifyConfig.unsupported`
@@ -270,6 +269,7 @@ class VerifyConfig:
     enabled: bool | None = None       # None: whenever the judge's model is installed (as `ask` judges)
     threshold: float = 0.3            # P(supported) under which a claim is unsupported (tuned on DEV)
     unsupported: str = "mark"         # UNSUPPORTED: "mark": kept and flagged; "drop": removed from the answer
+    at_words: bool = True             # cite the words that say a claim (word-timed indexes); false: its sentence
     answerability: bool = True        # decide first whether the moments answer (`videorag.answerability`)
     abstain_below: float | None = None  # P(answerable) under which `ask` abstains; None: the fitted threshold
     weights: str | None = None        # answerability weights (JSON); None: the package's own

@@ -17,12 +17,23 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Segment:
-    """A span of a video's text: an ASR segment, a subtitle cue or a fixed-window chunk."""
+class Word:
+    """One recognised word and when it is said (Whisper's word timestamps)."""
 
     start: float
     end: float
     text: str
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A span of a video's text: an ASR segment, a subtitle cue or a fixed-window chunk; an ASR
+    segment carries its words' times (`words`, empty where none are known: subtitles, chunks)."""
+
+    start: float
+    end: float
+    text: str
+    words: tuple[Word, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)

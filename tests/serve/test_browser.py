@@ -37,11 +37,6 @@ SEEKED = """([start, video]) => {
     return v.readyState >= 1 && !v.seeking && v.dataset.video === video && Math.abs(v.currentTime - start) < 1
         && !playedInto;
 }"""
-LEAD_IN = 1.5   # a citation plays from this many seconds before the cited words (the page's LEAD_IN)
-
-
-def lead_in(start: float) -> float:
-    return max(0.0, start - LEAD_IN)
 
 
 TITLE_ENDS = "(text) => document.querySelector('#player-title').textContent.endsWith(text)"
@@ -279,7 +274,7 @@ def test_ask_streams_the_answer_and_citations_seek_the_player(page, server):
     for i, cited in enumerate(expected["citations"][:2]):  # the second one seeks a video already loaded
         assert float(links.nth(i).get_attribute("data-start")) == cited["start"]
         links.nth(i).click()
-        page.wait_for_function(SEEKED, arg=[lead_in(cited["start"]), cited["video_id"]])
+        page.wait_for_function(SEEKED, arg=[cited["start"], cited["video_id"]])
 
 
 def test_a_new_search_or_question_closes_the_previous_player(page):
@@ -379,7 +374,7 @@ def test_the_final_answer_replaces_the_stream_marks_unsupported_claims_and_its_m
     assert markers.all_inner_texts() == ["[1]", "[2]"] and page.locator(".citation").count() == 2
     for marker, moment in zip(markers.all(), cited):
         marker.click()
-        page.wait_for_function(SEEKED, arg=[lead_in(moment["start"]), moment["video_id"]])
+        page.wait_for_function(SEEKED, arg=[moment["start"], moment["video_id"]])
 
 
 def test_an_answer_that_abstained_says_the_videos_do_not_cover_it(page):

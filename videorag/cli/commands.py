@@ -74,6 +74,7 @@ def cmd_info(rag, args) -> int:
         f"index   {stats['path']}  ({stats['chosen_by']})\nvideos  {stats['videos']} ({stats['hours']} h)\n"
         f"units   {stats['units']} segments and chunks\nframes  {stats['frames']}\n"
         f"captions {stats.get('captions', 0)}\n"
+        f"words   {_precision(stats)}\n"
         f"disk    {stats['disk_bytes'] / 1e6:.1f} MB"
     )
     for key, value in stats["models"].items():
@@ -83,6 +84,16 @@ def cmd_info(rag, args) -> int:
     for name, level in search.get("levels", {}).items():
         print(f"search  {name}: {level['rows']} rows, {level['index']}")
     return EXIT_OK
+
+
+def _precision(stats: dict) -> str:
+    """How precisely the index's citations can point: word timings for how many videos."""
+    timed, videos = stats.get("word_timings", 0), stats["videos"]
+    if stats.get("format", 2) < 2:
+        return "none: index format 1, citations at sentence precision (re-index for word timings)"
+    if timed < videos:
+        return f"timed for {timed} of {videos} videos (the others, subtitled or older, cited by sentence)"
+    return f"timed for all {videos} videos (citations at the words)"
 
 
 def cmd_optimize(rag, args) -> int:

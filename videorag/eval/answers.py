@@ -21,8 +21,11 @@ or None when their denominator is empty:
   answerability stage) ranks answerable items above unanswerable ones (the area under the ROC
   curve; None without both kinds or without the values); risk_coverage: [coverage, risk] when the
   most confident tenth, fifth, … of the items are answered (risk: the share of unanswerable ones).
-- cited_seconds_p50, cited_within_15s: the length of the checked citations of answerable,
-  non-abstained answers (median seconds; share of them 15 s or shorter).
+- cited_seconds_p50, cited_within_5s, cited_within_15s: the length of the checked citations of
+  answerable, non-abstained answers (median seconds; share of them 5 s, 15 s or shorter).
+- cited_on_words: over answerable, non-abstained answers with citations, the mean share of their
+  checked citations that are 15 s or shorter and hold the middle of where the key fact is said
+  (an item's `said`, [start, end] seconds, when its benchmark located it; else its gold window).
 
 `normalise` makes "Sixty seconds" and "60 seconds" one text: lowercase; number words to digits
 (up to 999,999, "a hundred" = 100, decimals "five point five" = 5.5, "point seven five" = 0.75,
@@ -39,6 +42,8 @@ from pathlib import PurePath
 import numpy as np
 
 from .metrics import rouge_l
+
+NEAR = 15.0  # seconds: a citation longer than this does not point at the words
 
 _UNITS = {
     w: n
@@ -233,6 +238,15 @@ def _on_window(citation: dict, item: dict) -> bool:
     return PurePath(path).stem == item["video"] and citation["start"] < window[1] and citation["end"] > window[0]
 
 
+def _on_words(citation: dict, item: dict) -> bool:
+    """Whether the citation is at most `NEAR` seconds long and holds the middle of where the
+    answer is said (`item["said"]`, [start, end] seconds; else of its gold window)."""
+    where = item.get("said") or item["window"]
+    if where is None or citation["end"] - citation["start"] > NEAR or not _on_window(citation, item):
+        return False
+    return citation["start"] <= (where[0] + where[1]) / 2 <= citation["end"]
+
+
 def _row(item: dict, answer: dict) -> dict:
     """One item's outcome. `cited` counts the checked citations of an answerable, non-abstained
     answer, `cited_ok` those on the gold window; `support` lists every claim's support value."""
@@ -247,6 +261,7 @@ def _row(item: dict, answer: dict) -> dict:
         "abstained": abstained,
         "cited": len(checked),
         "cited_ok": sum(_on_window(c, item) for c in checked),
+        "cited_on_words": sum(_on_words(c, item) for c in checked),
         "cited_seconds": [round(c["end"] - c["start"], 3) for c in checked],
         "p": answer.get("answerable"),
         "support": [claim.get("support") for claim in answer.get("claims") or []],
@@ -289,6 +304,7 @@ def score_answers(items: list[dict], answers: list[dict], threshold: float = 0.5
         "false_abstention": _ratio(sum(r["abstained"] for r in answerable), len(answerable)),
         **_answerability(rows),
         **_lengths([s for r in spoken for s in r["cited_seconds"]]),
+        "cited_on_words": _mean([r["cited_on_words"] / r["cited"] for r in spoken if r["cited"]]),
         "per_item": rows,
     }
 
@@ -303,8 +319,13 @@ def _answerability(rows: list[dict]) -> dict:
 def _lengths(seconds: list[float]) -> dict:
     return {
         "cited_seconds_p50": float(np.median(seconds)) if seconds else None,
-        "cited_within_15s": _ratio(sum(s <= 15.0 for s in seconds), len(seconds)),
+        "cited_within_5s": _ratio(sum(s <= 5.0 for s in seconds), len(seconds)),
+        "cited_within_15s": _ratio(sum(s <= NEAR for s in seconds), len(seconds)),
     }
+
+
+def _mean(values: list[float]) -> float | None:
+    return float(np.mean(values)) if values else None
 
 
 def auroc(labels: np.ndarray, scores: np.ndarray) -> float | None:

@@ -8,7 +8,8 @@ import json
 from ..errors import IndexError_
 from .location import locate
 
-FORMAT = 1
+FORMAT = 2  # 2: a `words` table (word timings); 1 is read too, its citations at sentence precision
+READS = (1, 2)
 META_FILE = "videorag.json"
 CHANGED_FILE = ".changed"  # replaced by every write: its content is the index's change token
 
@@ -37,9 +38,9 @@ def open_meta(location) -> dict:
             f"no videorag index at {location}", f"build one with: videorag index VIDEOS... --index {location}"
         )
     meta = read_meta(location)
-    if meta.get("format") != FORMAT:
+    if meta.get("format") not in READS:
         raise IndexError_(
-            f"index {location} has format {meta.get('format')}, this version reads {FORMAT}",
+            f"index {location} has format {meta.get('format')}, this version reads {' and '.join(map(str, READS))}",
             "re-index the videos into a new index directory",
         )
     return meta

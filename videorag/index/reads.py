@@ -7,7 +7,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..types import Frame, Segment
+from ..types import Frame, Segment, Word
 from .state import IndexState
 from .tables import caption_schemas, live_filter, quote, view_schemas
 
@@ -56,6 +56,19 @@ class Reads(IndexState):
             .to_pylist()
         )
         return [Segment(r["start"], r["end"], r["text"]) for r in sorted(rows, key=lambda r: r["idx"])]
+
+    def words(self, video_id: str, start: float = 0.0, end: float = float("inf")) -> list[Word]:
+        """The video's recognised words said between `start` and `end`, in time order (none when
+        the index, or the video, has no word timings: format 1, subtitles)."""
+        if not self.has_words:
+            return []
+        rows = self._tables["words"].search().where(f"video_id = {quote(video_id)}").to_arrow().to_pylist()
+        return [
+            Word(a, b, text)
+            for row in rows[-1:]
+            for a, b, text in zip(row["starts"], row["ends"], row["words"])
+            if a < end and b > start
+        ]
 
     def frames(self, video_id: str) -> list[Frame]:
         rows = (
@@ -199,6 +212,8 @@ class Reads(IndexState):
             "units": self._tables["units"].count_rows(),
             "frames": self._tables["frames"].count_rows(),
             "captions": self._tables["captions"].count_rows() if self.has_captions else 0,
+            "word_timings": self._tables["words"].count_rows() if self.has_words else 0,
+            "format": self.meta.get("format", 1),
             "disk_bytes": self.location.disk_bytes(),
             "models": {k: v for k, v in self.meta.items() if k != "format"},
         }

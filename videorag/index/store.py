@@ -24,7 +24,7 @@ from ..errors import IndexError_
 from .location import Location, locate
 from .meta import CHANGED_FILE, FORMAT, META_FILE, check_embedder, check_visual, open_meta, read_meta, write_meta
 from .reads import Reads
-from .tables import VideoRecord, caption_schemas, core_schemas, view_schemas, visual_schemas
+from .tables import VideoRecord, caption_schemas, core_schemas, view_schemas, visual_schemas, word_schemas
 from .writes import Writes
 
 __all__ = ["VideoIndex", "VideoRecord"]
@@ -54,6 +54,8 @@ class VideoIndex(Reads, Writes):
             self._open_tables(caption_schemas(self.meta["dim"]))
         if self.has_chunk_views:
             self._open_tables(view_schemas(self.meta["visual_dim"]))
+        if self.has_words:
+            self._open_tables(word_schemas())
 
     def _open_tables(self, schemas: dict[str, pa.Schema]) -> None:
         for name, schema in schemas.items():
@@ -97,6 +99,19 @@ class VideoIndex(Reads, Writes):
         """Whether the index holds CARVE's visual views per chunk (built with a visual backend
         by this version; older visual indexes gain them on their next ingest)."""
         return "clip_model" in self.meta
+
+    @property
+    def has_words(self) -> bool:
+        """Whether the index keeps word timings (format 2; a format-1 index gains its `words`
+        table with the first video added that has them, its older videos cited by sentence)."""
+        return self.meta.get("format", 1) >= 2
+
+    def enable_words(self) -> None:
+        """Create the `words` table and record format 2 (under the writer lock)."""
+        with self.writer():
+            if not self.has_words:
+                self._open_tables(word_schemas())
+                self._record(format=FORMAT)
 
     @property
     def has_captions(self) -> bool:

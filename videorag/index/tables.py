@@ -5,7 +5,8 @@ its LanceDB tables.
 (ASR / subtitle segments and fixed-window chunks, with embeddings) and `frames` (sampled frames as
 JPEG with timestamps); with the visual path also `frame_vectors` and `visual` (and CARVE's
 `chunk_views`), with a captioner also `captions` (a text per sampled frame, embedded by the text
-embedder: RAG-Adapter's CaptionsDB).
+embedder: RAG-Adapter's CaptionsDB); from format 2 on, `words` (recognised words and their times,
+for citations at the words that say a claim).
 """
 
 from __future__ import annotations
@@ -80,6 +81,16 @@ def caption_schemas(dim: int) -> dict[str, pa.Schema]:
                 ("text", pa.string()),
                 ("vector", pa.list_(pa.float32(), dim)),
             ]
+        )
+    }
+
+
+def word_schemas() -> dict[str, pa.Schema]:
+    """Word timings (index format 2): one row per video, its recognised words and their times."""
+    times = pa.list_(pa.float64())
+    return {
+        "words": pa.schema(
+            [("video_id", pa.string()), ("starts", times), ("ends", times), ("words", pa.list_(pa.string()))]
         )
     }
 

@@ -31,6 +31,8 @@ class Writes(IndexState):
                 f"index {self.location} has no captions table",
                 "call VideoIndex.enable_captions(name, model) before adding captions",
             )
+        if any(s.words for r in records for s in r.segments) and not self.has_words:
+            self.enable_words()
         if records:
             with self.writer():
                 self._add(records)
@@ -56,6 +58,8 @@ class Writes(IndexState):
                 self._add_captions(record)
             if record.chunk_views and self.has_chunk_views:
                 self._add_chunk_views(record)
+            if self.has_words and any(s.words for s in record.segments):
+                self._add_words(record)
         rows = pa.concat_tables([self._video_row(r) for r in records])
         (
             self._tables["videos"]
@@ -112,6 +116,12 @@ class Writes(IndexState):
                 schema=self._tables["captions"].schema,
             )
         )
+
+    def _add_words(self, record: VideoRecord) -> None:
+        words = [w for s in record.segments for w in s.words]
+        row = {"video_id": [record.video_id], "words": [[w.text for w in words]]}
+        row |= {"starts": [[w.start for w in words]], "ends": [[w.end for w in words]]}
+        self._tables["words"].add(pa.table(row, schema=self._tables["words"].schema))
 
     def _add_chunk_views(self, record: VideoRecord) -> None:
         views = record.chunk_views

@@ -4,27 +4,42 @@ from __future__ import annotations
 
 import math
 
-from ..types import Segment
+from ..types import Segment, Word
 
 
 def bound_segments(segments: list[Segment], max_seconds: float) -> list[Segment]:
-    """Split segments longer than `max_seconds` into word groups with interpolated times."""
+    """Split segments longer than `max_seconds` into word groups: at the words' own times when
+    the segment has them, else at times interpolated by word count."""
     out: list[Segment] = []
     for seg in segments:
         length = seg.end - seg.start
         words = seg.text.split()
         if length <= max_seconds or len(words) < 2:
             out.append(seg)
-            continue
-        parts = min(len(words), math.ceil(length / max_seconds))
-        for i in range(parts):
-            lo, hi = len(words) * i // parts, len(words) * (i + 1) // parts
-            out.append(
-                Segment(
-                    seg.start + length * lo / len(words), seg.start + length * hi / len(words), " ".join(words[lo:hi])
+        elif seg.words:
+            out += _timed_groups(seg.words, max_seconds)
+        else:
+            parts = min(len(words), math.ceil(length / max_seconds))
+            for i in range(parts):
+                lo, hi = len(words) * i // parts, len(words) * (i + 1) // parts
+                out.append(
+                    Segment(
+                        seg.start + length * lo / len(words),
+                        seg.start + length * hi / len(words),
+                        " ".join(words[lo:hi]),
+                    )
                 )
-            )
     return out
+
+
+def _timed_groups(words: tuple[Word, ...], max_seconds: float) -> list[Segment]:
+    """Runs of words about equally long, each under `max_seconds` where its words allow."""
+    length = words[-1].end - words[0].start
+    parts = min(len(words), math.ceil(length / max_seconds))
+    groups: list[list[Word]] = [[] for _ in range(parts)]
+    for w in words:
+        groups[min(parts - 1, int((w.start - words[0].start) / length * parts))].append(w)
+    return [Segment(g[0].start, g[-1].end, " ".join(w.text for w in g), tuple(g)) for g in groups if g]
 
 
 def window_chunks(segments: list[Segment], seconds: float, duration: float) -> list[Segment]:

@@ -5,7 +5,9 @@ The answer is split into claims (`claims.split_claims`: sentences with their `[n
 generator may give its claims itself); a sentence that only points at the evidence ("This is
 mentioned at 0:18 [2].") is dropped, not flagged (`claims.says_something`). Each claim's
 citations are narrowed to the sentence of the cited excerpt that says it (`pointing`), and the
-answer is rewritten with its markers after the words they support, numbered in order. The judge
+answer is rewritten with its markers after the words they support, numbered in order; where the
+index has word timings, each cited sentence is narrowed to the words that say its claims
+(`words`). The judge
 (the `llm` reranker that chooses moments) then reads each cited sentence — and what the screen
 shows — and gives a claim's support: P(the cited words answer the question) — for a claim that is
 not a quote of them, the lesser of that and P(they say what the claim says). A quote is not
@@ -28,6 +30,7 @@ from ..llm.yesno import EVIDENCE, prompt
 from ..types import Answer, Claim
 from .claims import NOT_COVERED, marked, says_not_covered, says_something, split_claims
 from .pointing import Pointed, point
+from .words import Words, at_words
 
 __all__ = ["ABSTAINED", "NOT_COVERED", "verify", "split_claims"]
 
@@ -40,10 +43,19 @@ SUPPORT = (
 )
 
 
-def verify(answer: Answer, evidence: list, judge, config: VerifyConfig, embedder=None, decided: bool = False) -> Answer:
-    """The answer with its claims pointing at their sentences (support filled in when `judge` is
-    given), unsupported ones marked or dropped, or abstained (`decided`: the answerability stage
-    found the moments answer the question)."""
+def verify(
+    answer: Answer,
+    evidence: list,
+    judge,
+    config: VerifyConfig,
+    embedder=None,
+    decided: bool = False,
+    words: Words | None = None,
+) -> Answer:
+    """The answer with its claims pointing at their sentences — at the words that say them where
+    `words` gives word timings — (support filled in when `judge` is given), unsupported ones
+    marked or dropped, or abstained (`decided`: the answerability stage found the moments answer
+    the question)."""
     claims = answer.claims or split_claims(answer.answer, len(answer.citations))
     if says_not_covered(answer.answer) or not claims or not answer.citations:  # nothing retrieved to stand on
         return abstain(answer)
@@ -53,6 +65,8 @@ def verify(answer: Answer, evidence: list, judge, config: VerifyConfig, embedder
             return abstain(answer)
     cited = point(claims, answer.citations, evidence, embedder)
     answer.citations = [p.citation for p in cited]
+    if words is not None:
+        answer.citations = at_words(answer.citations, claims, answer.question, words)
     if judge is not None:
         _support(answer.question, claims, cited, _screens(cited, evidence), judge)
         for claim in claims:

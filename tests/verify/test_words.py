@@ -1,0 +1,105 @@
+"""Citations at the words (`videorag.verify.words`), word timings kept by ingest and the index
+(format 2), and an index without them (format 1) cited by sentence."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+
+from videorag.config import VerifyConfig
+from videorag.index.store import VideoIndex
+from videorag.index.tables import VideoRecord
+from videorag.ingest.chunking import bound_segments
+from videorag.types import Answer, Citation, Claim, Evidence, Hit, Segment, Word
+from videorag.verify import verify
+from videorag.verify.words import LEAD, at_words
+
+SENTENCE = ("Before you start sanding the old paint off the door, make sure the room is aired, "
+            "then let the glue dry for twenty four hours before you ride.")
+
+
+def timed(text: str, start: float, per_word: float = 0.4) -> tuple[Word, ...]:
+    return tuple(Word(start + i * per_word, start + (i + 1) * per_word - 0.05, w) for i, w in enumerate(text.split()))
+
+
+WORDS = timed(SENTENCE, 10.0)   # 26 words over 10.4 s
+CITED = Citation("v", "/v.mp4", 10.0, WORDS[-1].end)
+
+
+def lookup(words):
+    return lambda video_id, start, end: [w for w in words if w.start < end and w.end > start]
+
+
+def test_a_claim_is_cited_at_the_words_that_say_it_with_a_second_of_lead_in():
+    claim = Claim("Let the glue dry for 24 hours before riding.", [0])
+    [narrow] = at_words([CITED], [claim], "how long should the glue dry", lookup(WORDS))
+    glue = next(w for w in WORDS if w.text == "glue")
+    assert narrow.start == glue.start - LEAD
+    assert narrow.end <= CITED.end and narrow.end - narrow.start <= 6.0   # "glue dry … hours before you ride"
+    assert narrow.end >= next(w for w in WORDS if w.text == "hours").end
+
+
+def test_a_paraphrase_or_an_index_without_word_timings_cites_the_whole_sentence():
+    paraphrase = Claim("Wait a full day.", [0])
+    assert at_words([CITED], [paraphrase], "how long", lookup(WORDS)) == [CITED]
+    claim = Claim("Let the glue dry for 24 hours.", [0])
+    assert at_words([CITED], [claim], "how long", lookup(())) == [CITED]
+
+
+def test_verify_narrows_only_when_given_word_timings():
+    seg = Segment(CITED.start, CITED.end, SENTENCE, WORDS)
+    evidence = [Evidence(Hit("v", "/v.mp4", seg.start, seg.end, 1.0, seg.text), [seg])]
+
+    def answer():
+        return Answer("how long should the glue dry", "The glue dries for 24 hours [1].", [CITED], "test")
+
+    plain = verify(answer(), evidence, None, VerifyConfig())
+    assert (plain.citations[0].start, plain.citations[0].end) == (CITED.start, CITED.end)
+    narrow = verify(answer(), evidence, None, VerifyConfig(), words=lookup(WORDS))
+    assert narrow.citations[0].end - narrow.citations[0].start < 6.0
+
+
+def test_long_segments_split_at_their_words_own_times():
+    slow = timed("one two three four five six", 0.0, per_word=1.0) + timed("seven eight", 20.0)
+    seg = Segment(0.0, slow[-1].end, " ".join(w.text for w in slow), slow)
+    parts = bound_segments([seg], max_seconds=8.0)
+    assert [p.text for p in parts] == ["one two three four five six", "seven eight"]
+    assert parts[1].start == 20.0 and parts[1].words == slow[6:]
+
+
+def _record(video_id: str, words: tuple[Word, ...] = ()) -> VideoRecord:
+    seg = Segment(10.0, 20.5, SENTENCE, words)
+    vectors = np.ones((1, 4), np.float32) / 2
+    return VideoRecord(video_id, f"/videos/{video_id}.mp4", 1, 1, 30.0, "asr", [seg], vectors, [seg], vectors)
+
+
+def test_the_index_keeps_word_timings_and_an_older_one_gains_them(tmp_path):
+    index = VideoIndex.open_or_create(tmp_path / "new", "test-model", 4)
+    index.add(_record("a", WORDS))
+    assert index.meta["format"] == 2
+    assert index.words("a", 12.0, 14.0) == [w for w in WORDS if w.start < 14.0 and w.end > 12.0]
+    assert index.stats()["word_timings"] == 1
+
+    old = tmp_path / "old"
+    index = VideoIndex.open_or_create(old, "test-model", 4)
+    shutil.rmtree(old / "words.lance", ignore_errors=True)
+    meta = json.loads((old / "videorag.json").read_text())
+    (old / "videorag.json").write_text(json.dumps({**meta, "format": 1}))
+    index = VideoIndex.open(old)
+    index.add(_record("subtitled"))   # nothing timed: the index stays as it is
+    assert index.meta["format"] == 1 and index.words("subtitled") == [] and not (old / "words.lance").exists()
+    index.add(_record("heard", WORDS))
+    reopened = VideoIndex.open(old)
+    assert reopened.meta["format"] == 2 and len(reopened.words("heard")) == len(WORDS)
+    assert reopened.words("subtitled") == [] and reopened.stats()["word_timings"] == 1
+
+
+def test_ingest_keeps_whispers_word_timings(demo_rag):
+    index = demo_rag.library.index
+    for video_id in index.video_ids():
+        segments = index.segments(video_id)
+        words = index.words(video_id)
+        assert words and all(a.start <= b.start for a, b in zip(words, words[1:]))
+        assert "".join(w.text for w in words) == "".join(s.text.replace(" ", "") for s in segments)  # "eye" "-opening"
+        assert segments[0].start - 1.0 <= words[0].start and words[-1].end <= segments[-1].end + 1.0

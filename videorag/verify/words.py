@@ -1,0 +1,62 @@
+"""Citations at the words: a cited sentence narrowed to the words that carry its claims.
+
+Where the index keeps word timings (`VideoIndex.words`), each cited sentence's span becomes the
+run of its words that say what the claims citing it say: the claims' content words (stems,
+numbers included) found among the sentence's words, weighed 1 — or `ASKED` when the question
+names them too (they place the topic, the other words are the answer) — and of the runs between
+two such words the one whose weight, less `PER_SECOND` for every second it lasts, is highest. The
+citation then starts `LEAD` seconds before its first word (not before the sentence) and ends
+`TAIL` after its last. A sentence none of whose words a claim says (a paraphrase), or one
+without word timings (subtitles, an older index), is cited whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..retrieve.text import tokenize
+from ..types import Citation, Claim, Word
+
+ASKED = 0.5  # weight of a claim's word the question says too
+PER_SECOND = 0.15  # what a second of citation costs against a word it takes in
+LEAD = 1.0  # seconds of lead-in before the first word that says it
+TAIL = 0.3  # seconds kept after the last
+Words = Callable[[str, float, float], list[Word]]  # (video id, start, end) -> the words said then
+
+
+def at_words(citations: list[Citation], claims: list[Claim], question: str, words: Words) -> list[Citation]:
+    """Each citation narrowed to the words that say the claims citing it."""
+    asked = set(tokenize(question))
+    out = []
+    for j, citation in enumerate(citations):
+        said = [w for w in words(citation.video_id, citation.start, citation.end) if _inside(w, citation)]
+        weights: dict[str, float] = {}
+        for claim in claims:
+            if j in claim.citations:
+                weights |= {t: ASKED if t in asked else 1.0 for t in tokenize(claim.text)}
+        out.append(_narrowed(citation, said, weights))
+    return out
+
+
+def _inside(word: Word, citation: Citation) -> bool:
+    middle = (word.start + word.end) / 2
+    return citation.start <= middle <= citation.end
+
+
+def _narrowed(citation: Citation, said: list[Word], weights: dict[str, float]) -> Citation:
+    """The citation over the best run of `said` (the citation itself when no word is weighed)."""
+    terms = [set(tokenize(w.text)) & weights.keys() for w in said]
+    hits = [i for i, found in enumerate(terms) if found]
+    best, run = float("-inf"), None
+    for a, i in enumerate(hits):
+        covered: set[str] = set()
+        for k in hits[a:]:
+            covered |= terms[k]
+            score = sum(weights[t] for t in covered) - PER_SECOND * (said[k].end - said[i].start)
+            if score > best:
+                best, run = score, (said[i], said[k])
+    if run is None:
+        return citation
+    first, last = run
+    start = max(citation.start, first.start - LEAD)
+    return Citation(citation.video_id, citation.path, start, min(citation.end, last.end + TAIL))
