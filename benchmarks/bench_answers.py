@@ -31,6 +31,7 @@ from pathlib import Path
 from videorag import VideoRAG
 from videorag.eval.answers import by_group, golden as golden_answers, score_answers
 from videorag.eval.commands import answer_all
+from videorag.verify.support import threshold
 
 from .bench_moments import golden, moment_rag
 from .moments.corpus import SPLITS, recordings
@@ -71,7 +72,7 @@ def run_row(rag: VideoRAG, items: list[dict], weights=None) -> dict:
     answers = [{**a, "id": i["id"], "split": i["split"], "kind": i["kind"], "answerable_item": i["answer"] is not None}
                for i, a in zip(items, answers)]
     decided = rescored(answers, weights) if weights is not None else answers
-    result = scored(items, decided, rag.config.generate.verify.threshold)
+    result = scored(items, decided, threshold(rag.config.generate.verify))
     result["first_ms"], result["answer_ms"] = (round(1000 * sorted(x)[len(x) // 2]) for x in (first, whole))
     result["answers"] = decided
     if weights is not None:
@@ -90,7 +91,7 @@ def rescore(run, every: list[dict]) -> dict:
     for name, row in saved["rows"].items():
         answers = row.get("collected") or row["answers"]
         items = [next(i for i in every if i["id"] == a["id"]) for a in answers]
-        result = scored(items, rescored(answers, weights), run.config().generate.verify.threshold)
+        result = scored(items, rescored(answers, weights), threshold(run.config().generate.verify))
         rows.append((name, {**result, "first_ms": row["first_ms"], "answer_ms": row["answer_ms"],
                             "answers": rescored(answers, weights)}))
     text = table(rows)

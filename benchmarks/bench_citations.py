@@ -1,6 +1,7 @@
 """Citations at the words: how long an answer's citations are and whether they hold the words that
 say the answer, on the moment benchmark (DEV / TEST) and the real-speech dev set, with the citation
-narrowed to the words (`generate.verify.at_words`, the default) beside the sentence it is in; and
+narrowed to the words (`generate.verify.at_words`, the default) beside the sentence it is in (the
+answerable questions only: the unanswerable ones cite nothing right either way); and
 each claim's support with a right / wrong label, for the support flag (`python -m benchmarks
 support` fits and reports it from this run's file).
 
@@ -88,7 +89,7 @@ def claim_rows(items: list[dict], answers: list[dict]) -> list[dict]:
                      and c["end"] > item["window"][0] for c in cited) if item["answer"] is not None else False
             label = False if not on else (True if has_fact(claim["text"], item["answer"]) else None)
             rows.append({"id": item["id"], "split": item["split"], "text": claim["text"],
-                         "support": claim.get("support"), "right": label})
+                         "support": claim.get("support"), "checks": claim.get("checks"), "right": label})
     return rows
 
 
@@ -98,12 +99,13 @@ def main(run) -> dict:
         for label, setting in ROWS.items():
             rag.config = run.config(*shlex.split(setting))
             rag.judge.forget()
-            result = run_row(rag, items)
-            splits = by_group(items, result["answers"], "split")
+            asked = items if label == "words" else [i for i in items if i["answer"] is not None]
+            result = run_row(rag, asked)
+            splits = by_group(asked, result["answers"], "split")
             rows[f"{name} {label}"] = {"splits": {s: _cells(r) for s, r in splits.items()},
-                                       "all": _cells(score_answers(items, result["answers"])),
+                                       "all": _cells(score_answers(asked, result["answers"])),
                                        "answer_ms": result["answer_ms"], "answers": result["answers"],
-                                       "claims": claim_rows(items, result["answers"]), "items": items}
+                                       "claims": claim_rows(asked, result["answers"]), "items": asked}
             print(table({k: v for k, v in rows.items() if k == f"{name} {label}"}), file=sys.stderr)
     text = table(rows)
     print(text)

@@ -267,7 +267,7 @@ class VerifyConfig:
     """Checking an answer's claims against the moments they cite (`videorag.verify`)."""
 
     enabled: bool | None = None       # None: whenever the judge's model is installed (as `ask` judges)
-    threshold: float = 0.3            # P(supported) under which a claim is unsupported (tuned on DEV)
+    threshold: float | None = None    # support under which a claim is unsupported; None: the fitted one
     unsupported: str = "mark"         # UNSUPPORTED: "mark": kept and flagged; "drop": removed from the answer
     at_words: bool = True             # cite the words that say a claim (word-timed indexes); false: its sentence
     answerability: bool = True        # decide first whether the moments answer (`videorag.answerability`)

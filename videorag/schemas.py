@@ -73,6 +73,11 @@ class Claim(BaseModel):
     )
     support: float | None = Field(description="how well its cited moments support it, 0-1; null: not verified")
     supported: bool | None = Field(description="false: its cited moments do not say this; null: not verified")
+    checks: dict[str, float] | None = Field(
+        None,
+        description="what support is computed from: the judge's P(the cited words answer the question) "
+        "(`answers`), P(they say the claim) (`says`), the share of its words they say (`overlap`); null: not verified",
+    )
 
 
 class AnswerPart(BaseModel):

@@ -133,14 +133,17 @@ class Claim:
     citations: list[int]
     support: float | None = None
     supported: bool | None = None  # support at or above the verifier's threshold (None: not verified)
+    checks: dict[str, float] | None = None  # what support is computed from (`videorag.verify.support`)
 
     def to_dict(self) -> dict:
         """`schemas.Claim`."""
+        checks = None if self.checks is None else {k: round(float(v), 3) for k, v in self.checks.items()}
         return {
             "text": self.text,
             "citations": [i + 1 for i in self.citations],
             "support": None if self.support is None else round(float(self.support), 3),
             "supported": self.supported,
+            "checks": checks,
         }
 
 

@@ -96,7 +96,8 @@ def test_the_generator_saying_not_covered_abstains_even_without_a_judge():
 
 def test_answer_json_carries_claims_and_abstention():
     out = verify(answer("Sand the area around the hole [1]."), evidence(), SupportJudge(), VerifyConfig()).to_dict()
-    assert out["claims"] == [{"text": "Sand the area around the hole.", "citations": [1], "support": 0.9, "supported": True}]
+    assert out["claims"] == [{"text": "Sand the area around the hole.", "citations": [1], "support": 0.9, "supported": True,
+                              "checks": {"answers": 0.9, "says": 1.0, "overlap": 1.0}}]
     assert out["abstained"] is False and out["citations"][0] == Citation("v1", "/videos/tire.mp4", 10.0, 14.0).to_dict()
 
 

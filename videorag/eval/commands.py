@@ -282,7 +282,9 @@ def cmd_answers(args, config):
         )
     rag = VideoRAG(args.index, config)
     answers, first, whole = answer_all(rag, items, args.method, config.show_progress)
-    threshold = config.generate.verify.threshold
+    from ..verify.support import threshold as support_threshold
+
+    threshold = support_threshold(config.generate.verify)
     result = {
         **score_answers(items, answers, threshold),
         "generator": config.generate.backend,

@@ -30,6 +30,7 @@ from ..llm.yesno import EVIDENCE, prompt
 from ..types import Answer, Claim
 from .claims import NOT_COVERED, marked, says_not_covered, says_something, split_claims
 from .pointing import Pointed, point
+from .support import overlap, support, threshold
 from .words import Words, at_words
 
 __all__ = ["ABSTAINED", "NOT_COVERED", "verify", "split_claims"]
@@ -71,7 +72,7 @@ def verify(
         _support(answer.question, claims, cited, _screens(cited, evidence), judge)
         for claim in claims:
             assert claim.support is not None, "`_support` gives every claim its support"
-            claim.supported = claim.support >= config.threshold
+            claim.supported = claim.support >= threshold(config)
         if not decided and not any(c.supported for c in claims):
             return abstain(answer)
         if config.unsupported == "drop":
@@ -118,8 +119,13 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
     answer_p = dict(zip(answers, p[: len(answers)]))
     says_p = dict(zip(says, p[len(answers) :]))
     for i, claim in enumerate(claims):
-        values = [min(_value(answer_p[j]), _value(says_p.get((i, j), 1.0))) for j in claim.citations if j in answer_p]
-        claim.support = max(values, default=0.0)
+        rows = [
+            {"answers": _value(answer_p[j]), "says": _value(says_p.get((i, j), 1.0)), "overlap": overlap(claim.text, cited[j].text)}
+            for j in claim.citations
+            if j in answer_p
+        ]
+        claim.checks = max(rows, key=lambda r: min(r["answers"], r["says"]), default=None)
+        claim.support = support(claim.checks) if claim.checks is not None else 0.0
 
 
 def _value(p: float) -> float:

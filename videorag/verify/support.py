@@ -1,0 +1,54 @@
+"""A claim's support as a calibrated probability: P(the claim is right), a logistic regression over
+the judge's readings of the sentence it cites best — `answers`: P(the cited words answer the
+question); `says`: P(they say what the claim says), 1 for a quote of them; `overlap`: the share of
+the claim's content words (stems, numbers included) they say — fitted on labelled claims of the
+benchmarks' answers (`python -m benchmarks support --refit`; the weights, the threshold chosen on
+the fit half and the held-out figures in `support.json` beside this file). Without that file,
+support is the lesser of `answers` and `says` (uncalibrated) and the threshold `FALLBACK`."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from ..answerability.model import Logistic
+from ..config import VerifyConfig
+from ..retrieve.text import tokenize
+
+FEATURES = ("answers", "says", "overlap")
+WEIGHTS = Path(__file__).with_name("support.json")
+FALLBACK = 0.3  # the uncalibrated support's threshold (tuned on DEV before the fit)
+
+
+@cache
+def fitted(path: Path = WEIGHTS) -> Logistic | None:
+    """The fitted model (None when its file is missing)."""
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    return Logistic(**{k: v for k, v in data.items() if k != "fitted_on"} | {"features": tuple(data["features"])})
+
+
+def overlap(claim: str, cited: str) -> float:
+    """The share of the claim's content words the cited words say."""
+    terms = set(tokenize(claim))
+    return len(terms & set(tokenize(cited))) / len(terms) if terms else 0.0
+
+
+def support(checks: dict[str, float]) -> float:
+    """P(the claim is right) from its checks (see the module's docstring)."""
+    model = fitted()
+    if model is None:
+        return min(checks["answers"], checks["says"])
+    return float(model.probability(np.array([checks[f] for f in model.features]))[0])
+
+
+def threshold(config: VerifyConfig) -> float:
+    """The support under which a claim is unsupported: the config's, else the fitted one."""
+    if config.threshold is not None:
+        return config.threshold
+    model = fitted()
+    return model.threshold if model is not None else FALLBACK
