@@ -56,6 +56,8 @@ BENCHES = (
           "test data, as videos): video R@k, window_hit@1, moment recall, WER; --answers: key facts, abstention"),
     Bench("citations", "bench_citations:main", "citations at the words against at the sentence: length, "
           "whether they hold the words that say the key fact, claims' support labelled right / wrong"),
+    Bench("support", "bench_support:main", "the support flag fitted on labelled claims of the citations run: "
+          "held-out confusion, beside the uncalibrated flag; --refit writes videorag/verify/support.json"),
     Bench("judge", "bench_judge:main", "judged search on the moment benchmark: quality against cost, a row "
           "per setting"),
     Bench("judge_specific", "bench_judge_specific:main", "the judge reranking `best`'s top 10 videos on the "

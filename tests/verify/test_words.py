@@ -103,3 +103,20 @@ def test_ingest_keeps_whispers_word_timings(demo_rag):
         assert words and all(a.start <= b.start for a, b in zip(words, words[1:]))
         assert "".join(w.text for w in words) == "".join(s.text.replace(" ", "") for s in segments)  # "eye" "-opening"
         assert segments[0].start - 1.0 <= words[0].start and words[-1].end <= segments[-1].end + 1.0
+
+
+def test_support_is_the_fitted_probability_and_its_threshold_the_fitted_one(tmp_path, monkeypatch):
+    from videorag.answerability.model import Logistic
+    from videorag.verify import support
+
+    model = Logistic(support.FEATURES, [0.5, 0.5, 0.5], [0.25, 0.25, 0.25], [2.0, 1.0, 1.0], 0.0, threshold=0.4)
+    path = tmp_path / "support.json"
+    path.write_text(json.dumps({**model.__dict__, "features": list(model.features),
+                                "fitted_on": {"claims": 3}}))
+    read = support.fitted.__wrapped__   # the reader under its cache
+    monkeypatch.setattr(support, "fitted", lambda: read(path))
+    checks = {"answers": 0.9, "says": 0.2, "overlap": 0.5}
+    assert abs(support.probability(checks) - float(model.probability(np.array([0.9, 0.2, 0.5]))[0])) < 1e-9
+    assert support.threshold(VerifyConfig()) == 0.4 and support.threshold(VerifyConfig(threshold=0.2)) == 0.2
+    monkeypatch.setattr(support, "fitted", lambda: None)   # no fitted file: the lesser of the two, as before
+    assert support.probability(checks) == 0.2 and support.threshold(VerifyConfig()) == support.FALLBACK

@@ -9,10 +9,11 @@ answer is rewritten with its markers after the words they support, numbered in o
 index has word timings, each cited sentence is narrowed to the words that say its claims
 (`words`). The judge
 (the `llm` reranker that chooses moments) then reads each cited sentence — and what the screen
-shows — and gives a claim's support: P(the cited words answer the question) — for a claim that is
-not a quote of them, the lesser of that and P(they say what the claim says). A quote is not
-supported by being a quote. A claim under `VerifyConfig.threshold` is unsupported: marked
-(default) or dropped. When the generator says the moments do not cover the question, or no claim
+shows — and gives a claim's checks: P(the cited words answer the question) and, for a claim that
+is not a quote of them, P(they say what the claim says), beside the share of its words they say;
+its support is P(the claim is right) fitted on them (`support`). A quote is not supported by
+being a quote. A claim under the fitted threshold (or `VerifyConfig.threshold`) is unsupported:
+marked (default) or dropped. When the generator says the moments do not cover the question, or no claim
 is left, the answer abstains: it says the videos do not cover it, cites nothing, and `abstained`
 is true. When no claim is supported, it abstains
 too unless the answerability stage already decided that the moments answer (`decided`): that
@@ -30,7 +31,7 @@ from ..llm.yesno import EVIDENCE, prompt
 from ..types import Answer, Claim
 from .claims import NOT_COVERED, marked, says_not_covered, says_something, split_claims
 from .pointing import Pointed, point
-from .support import overlap, support, threshold
+from .support import overlap, probability, threshold
 from .words import Words, at_words
 
 __all__ = ["ABSTAINED", "NOT_COVERED", "verify", "split_claims"]
@@ -120,12 +121,13 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
     says_p = dict(zip(says, p[len(answers) :]))
     for i, claim in enumerate(claims):
         rows = [
-            {"answers": _value(answer_p[j]), "says": _value(says_p.get((i, j), 1.0)), "overlap": overlap(claim.text, cited[j].text)}
+            {"answers": _value(answer_p[j]), "says": _value(says_p.get((i, j), 1.0))}
+            | {"overlap": overlap(claim.text, cited[j].text)}
             for j in claim.citations
             if j in answer_p
         ]
         claim.checks = max(rows, key=lambda r: min(r["answers"], r["says"]), default=None)
-        claim.support = support(claim.checks) if claim.checks is not None else 0.0
+        claim.support = probability(claim.checks) if claim.checks is not None else 0.0
 
 
 def _value(p: float) -> float:

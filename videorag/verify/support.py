@@ -38,7 +38,7 @@ def overlap(claim: str, cited: str) -> float:
     return len(terms & set(tokenize(cited))) / len(terms) if terms else 0.0
 
 
-def support(checks: dict[str, float]) -> float:
+def probability(checks: dict[str, float]) -> float:
     """P(the claim is right) from its checks (see the module's docstring)."""
     model = fitted()
     if model is None:
