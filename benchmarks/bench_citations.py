@@ -6,16 +6,19 @@ each claim's support with a right / wrong label, for the support flag (`python -
 support` fits and reports it from this run's file).
 
 Where the answer is said: in the index's word timings inside the item's gold window, the shortest
-run of words that states its key fact (`has_fact`, the test key-fact accuracy uses); when none
-does (a misheard fact), the gold window. A citation holds it when it is 15 s or shorter and covers
-the middle of that run (`videorag.eval.answers`, `cited_on_words`).
+run of words that states its key fact (`has_fact`, the test key-fact accuracy uses). A citation
+holds it when it is 15 s or shorter and covers half of that run or half a second of it; when no
+run states the fact (a misheard one), when it is on the gold window (`videorag.eval.answers`,
+`cited_on_words`).
 
-    python -m benchmarks citations [--limit N] [--set ...]
+    python -m benchmarks citations [--limit N] [--set ...] [--rescore OUT/citations.json.gz]
 prints the table and writes OUT/citations.json.gz (every answer, with its items' `said`) and
-results/citations/README.md.
+results/citations/README.md; `--rescore FILE` scores a run's answers anew (no question asked).
 """
 from __future__ import annotations
 
+import gzip
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -94,6 +97,8 @@ def claim_rows(items: list[dict], answers: list[dict]) -> list[dict]:
 
 
 def main(run) -> dict:
+    if run.args.rescore:
+        return rescore(run)
     rows: dict[str, dict] = {}
     for name, (rag, items) in sets(run).items():
         for label, setting in ROWS.items():
@@ -101,16 +106,31 @@ def main(run) -> dict:
             rag.judge.forget()
             asked = items if label == "words" else [i for i in items if i["answer"] is not None]
             result = run_row(rag, asked)
-            splits = by_group(asked, result["answers"], "split")
-            rows[f"{name} {label}"] = {"splits": {s: _cells(r) for s, r in splits.items()},
-                                       "all": _cells(score_answers(asked, result["answers"])),
-                                       "answer_ms": result["answer_ms"], "answers": result["answers"],
-                                       "claims": claim_rows(asked, result["answers"]), "items": asked}
+            rows[f"{name} {label}"] = {**scored(asked, result["answers"]), "answer_ms": result["answer_ms"]}
             print(table({k: v for k, v in rows.items() if k == f"{name} {label}"}), file=sys.stderr)
     text = table(rows)
     print(text)
     write_readme(run, text)
     return {"rows": rows, "table": text, "revision": revision()}
+
+
+def scored(items: list[dict], answers: list[dict]) -> dict:
+    """A row's figures (per split and over all), its answers, items and labelled claims."""
+    splits = by_group(items, answers, "split")
+    return {"splits": {s: _cells(r) for s, r in splits.items()}, "all": _cells(score_answers(items, answers)),
+            "answers": answers, "claims": claim_rows(items, answers), "items": items}
+
+
+def rescore(run) -> dict:
+    """A run's answers scored anew (`--rescore FILE`)."""
+    run.label = "rescored"
+    saved = json.loads(gzip.open(run.args.rescore, "rt").read())
+    rows = {name: {**scored(row["items"], row["answers"]), "answer_ms": row["answer_ms"]}
+            for name, row in saved["rows"].items()}
+    text = table(rows)
+    print(text)
+    write_readme(run, text)
+    return {"rows": rows, "table": text, "revision": revision(), "rescored": str(run.args.rescore)}
 
 
 def _cells(result: dict) -> dict:
@@ -135,11 +155,13 @@ def write_readme(run, text: str) -> None:
              "recordings; DEV and TEST) and of the real-speech dev set asked with the defaults, the citation "
              "narrowed to the words that say its claim (`words`, the default) beside the whole sentence "
              "(`sentence`, `--set generate.verify.at_words=false`). `cited_on_words`: the mean share of an "
-             "answer's checked citations that are ≤ 15 s and hold the middle of where its key fact is said "
-             "(located in the index's word timings inside the gold window). Lengths in seconds.", "",
+             "answer's checked citations that are ≤ 15 s and hold where its key fact is said (located in the "
+             "index's word timings inside the gold window: half of it or half a second of it; the gold window "
+             "where no run of words states it). Lengths in seconds.", "",
              text, "", f"Code: `{revision()}`. Every answer and claim: `bench-results/citations.json.gz`.", ""]
     write_report(ROOT / "results" / "citations" / "README.md", "\n".join(parts), NOTES)
 
 
 def options(parser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="the first N questions of each set (a quick look)")
+    parser.add_argument("--rescore", type=Path, help="a run's OUT/citations.json.gz: its answers scored anew")

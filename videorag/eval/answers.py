@@ -24,8 +24,9 @@ or None when their denominator is empty:
 - cited_seconds_p50, cited_within_5s, cited_within_15s: the length of the checked citations of
   answerable, non-abstained answers (median seconds; share of them 5 s, 15 s or shorter).
 - cited_on_words: over answerable, non-abstained answers with citations, the mean share of their
-  checked citations that are 15 s or shorter and hold the middle of where the key fact is said
-  (an item's `said`, [start, end] seconds, when its benchmark located it; else its gold window).
+  checked citations that are 15 s or shorter and hold where the key fact is said (an item's
+  `said`, [start, end] seconds, when its benchmark located it: half of it, or half a second of
+  it); an item without `said`: the citations of it on the gold window.
 
 `normalise` makes "Sixty seconds" and "60 seconds" one text: lowercase; number words to digits
 (up to 999,999, "a hundred" = 100, decimals "five point five" = 5.5, "point seven five" = 0.75,
@@ -239,12 +240,16 @@ def _on_window(citation: dict, item: dict) -> bool:
 
 
 def _on_words(citation: dict, item: dict) -> bool:
-    """Whether the citation is at most `NEAR` seconds long and holds the middle of where the
-    answer is said (`item["said"]`, [start, end] seconds; else of its gold window)."""
-    where = item.get("said") or item["window"]
-    if where is None or citation["end"] - citation["start"] > NEAR or not _on_window(citation, item):
+    """Whether the citation is at most `NEAR` seconds long and holds where the key fact is said
+    (`item["said"]`, [start, end] seconds, when its benchmark located it: at least half of it, or
+    half a second of it); else whether it overlaps the gold window."""
+    if citation["end"] - citation["start"] > NEAR or not _on_window(citation, item):
         return False
-    return citation["start"] <= (where[0] + where[1]) / 2 <= citation["end"]
+    said = item.get("said")
+    if not said:
+        return True
+    overlap = min(citation["end"], said[1]) - max(citation["start"], said[0])
+    return overlap >= min(0.5, (said[1] - said[0]) / 2)
 
 
 def _row(item: dict, answer: dict) -> dict:

@@ -6,8 +6,9 @@ numbers included) found among the sentence's words, weighed 1 — or `ASKED` whe
 names them too (they place the topic, the other words are the answer) — and of the runs between
 two such words the one whose weight, less `PER_SECOND` for every second it lasts, is highest. The
 citation then starts `LEAD` seconds before its first word (not before the sentence) and ends
-`TAIL` after its last. A sentence none of whose words a claim says (a paraphrase), or one
-without word timings (subtitles, an older index), is cited whole.
+`TAIL` after its last. A sentence none of whose words a claim says beyond the question's (a
+paraphrase, or a claim that repeats the question), or one without word timings (subtitles, an
+older index), is cited whole.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ..retrieve.text import tokenize
 from ..types import Citation, Claim, Word
 
 ASKED = 0.5  # weight of a claim's word the question says too
-PER_SECOND = 0.15  # what a second of citation costs against a word it takes in
+PER_SECOND = 0.1  # what a second of citation costs against a word it takes in (tuned on DEV)
 LEAD = 1.0  # seconds of lead-in before the first word that says it
 TAIL = 0.3  # seconds kept after the last
 Words = Callable[[str, float, float], list[Word]]  # (video id, start, end) -> the words said then
@@ -47,6 +48,8 @@ def _narrowed(citation: Citation, said: list[Word], weights: dict[str, float]) -
     """The citation over the best run of `said` (the citation itself when no word is weighed)."""
     terms = [set(tokenize(w.text)) & weights.keys() for w in said]
     hits = [i for i, found in enumerate(terms) if found]
+    if not any(weights[t] > ASKED for found in terms for t in found):  # only the question's words: not found
+        return citation
     best, run = float("-inf"), None
     for a, i in enumerate(hits):
         covered: set[str] = set()
