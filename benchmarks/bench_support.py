@@ -46,10 +46,20 @@ def matrix(claims: list[dict]) -> np.ndarray:
     return np.array([[c["checks"][f] for f in FEATURES] for c in claims], np.float64)
 
 
+def weights(claims: list[dict]) -> np.ndarray:
+    """1 / the number of labelled claims of its question: each question weighs one (an answer that
+    lists twenty steps would otherwise decide the fit)."""
+    counts: dict[str, int] = {}
+    for c in claims:
+        counts[c["id"]] = counts.get(c["id"], 0) + 1
+    return np.array([1.0 / counts[c["id"]] for c in claims])
+
+
 def fit(claims: list[dict]) -> Logistic:
-    """The logistic regression P(right) and the threshold with the best F1 of the flag on `claims`."""
+    """The logistic regression P(right), each question weighing one, and the threshold with the
+    best F1 of the flag on `claims`."""
     x, y = matrix(claims), np.array([c["right"] for c in claims], int)
-    model = Logistic.fit(FEATURES, x, y)
+    model = Logistic.fit(FEATURES, x, y, weight=weights(claims))
     p = model.probability(x)
     model.threshold = max(np.unique(np.r_[p, 1.0]), key=lambda t: flag_f1(p < t, y == 0))
     return model
@@ -60,34 +70,41 @@ def flag_f1(flagged: np.ndarray, wrong: np.ndarray) -> float:
     return 2 * hit / (flagged.sum() + wrong.sum()) if flagged.sum() + wrong.sum() else 0.0
 
 
-def confusion(flagged: np.ndarray, wrong: np.ndarray) -> dict:
-    """The flag ("unsupported") against the labels: counts, its precision and its recall of wrong claims."""
+def confusion(flagged: np.ndarray, wrong: np.ndarray, weight: np.ndarray) -> dict:
+    """The flag ("unsupported") against the labels: counts of claims, its precision and its recall of
+    wrong claims, and both with each question weighing one (`weight`)."""
     cells = {"flagged_wrong": int((flagged & wrong).sum()), "flagged_right": int((flagged & ~wrong).sum()),
              "passed_wrong": int((~flagged & wrong).sum()), "passed_right": int((~flagged & ~wrong).sum())}
-    precision = cells["flagged_wrong"] / max(1, flagged.sum())
-    recall = cells["flagged_wrong"] / max(1, wrong.sum())
-    return {**cells, "precision": round(float(precision), 3), "recall": round(float(recall), 3)}
+    hit = float(weight[flagged & wrong].sum())
+    return {**cells,
+            "precision": round(cells["flagged_wrong"] / max(1, int(flagged.sum())), 3),
+            "recall": round(cells["flagged_wrong"] / max(1, int(wrong.sum())), 3),
+            "precision_by_question": round(hit / max(1e-9, float(weight[flagged].sum())), 3),
+            "recall_by_question": round(hit / max(1e-9, float(weight[wrong].sum())), 3)}
 
 
 def held_out(claims: list[dict]) -> dict:
     """Each half scored by the model fitted on the other, pooled; and the uncalibrated flag."""
-    flagged, wrong, thresholds = [], [], []
+    flagged, wrong, thresholds, order = [], [], [], []
     for side in (0, 1):
         train = [c for c in claims if half(c) != side]
         test = [c for c in claims if half(c) == side]
         if not test or len({c["right"] for c in train}) < 2:
             continue
         model = fit(train)
-        thresholds.append(round(model.threshold, 3))
+        thresholds.append(round(float(model.threshold), 3))
         flagged += list(model.probability(matrix(test)) < model.threshold)
         wrong += [not c["right"] for c in test]
-    old = np.array([min(c["checks"]["answers"], c["checks"]["says"]) < FALLBACK for c in claims])
-    return {"held_out": confusion(np.array(flagged), np.array(wrong)), "thresholds": thresholds,
-            "uncalibrated": confusion(old, np.array([not c["right"] for c in claims]))}
+        order += test
+    old = np.array([min(c["checks"]["answers"], c["checks"]["says"]) < FALLBACK for c in order])
+    truth = np.array(wrong)
+    return {"held_out": confusion(np.array(flagged), truth, weights(order)), "thresholds": thresholds,
+            "uncalibrated": confusion(old, truth, weights(order))}
 
 
 def table(result: dict) -> str:
-    keys = ("flagged_wrong", "flagged_right", "passed_wrong", "passed_right", "precision", "recall")
+    keys = ("flagged_wrong", "flagged_right", "passed_wrong", "passed_right", "precision", "recall",
+            "precision_by_question", "recall_by_question")
     lines = ["| flag | " + " | ".join(keys) + " |", "|" + "---|" * (len(keys) + 1)]
     for name in ("held_out", "fitted_on_all", "uncalibrated"):
         if name in result:
@@ -106,7 +123,8 @@ def main(run) -> dict:
     result = {"claims": len(claims), "wrong": sum(not c["right"] for c in claims), **held_out(claims)}
     model = fit(claims)
     p = model.probability(matrix(claims))
-    result["fitted_on_all"] = confusion(p < model.threshold, np.array([not c["right"] for c in claims]))
+    wrong = np.array([not c["right"] for c in claims])
+    result["fitted_on_all"] = confusion(p < model.threshold, wrong, weights(claims))
     if run.args.refit:
         fitted_on = {k: result[k] for k in ("claims", "wrong", "held_out", "thresholds")}
         data = {**model.__dict__, "features": list(model.features), "fitted_on": fitted_on}
@@ -119,6 +137,7 @@ def main(run) -> dict:
         "(moment benchmark DEV and TEST, real-speech dev set). `held_out`: each half of the questions scored by "
         f"the model fitted on the other (thresholds {result['thresholds']}); `fitted_on_all`: the shipped "
         f"model on its own fit data (threshold {model.threshold:.3f}); `uncalibrated`: the lesser of the judge's "
-        "two probabilities under 0.3, as before the fit. A flagged claim is one marked unsupported.", "",
+        "two probabilities under 0.3, as before the fit. A flagged claim is one marked unsupported; "
+        "`_by_question`: each question's claims weigh one in all.", "",
         text, "", f"Code: `{revision()}`.", ""]), NOTES)
     return result
