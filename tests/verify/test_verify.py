@@ -132,3 +132,9 @@ def test_a_sentence_that_only_points_at_the_evidence_is_no_claim():
     assert [c.text for c in out.claims] == ["Sand the area around the hole."] and not out.abstained
     assert out.answer == "Sand the area around the hole [1]." and len(out.citations) == 1
     assert verify(answer("This is mentioned in moment [1]."), evidence(), SupportJudge(), VerifyConfig()).abstained
+
+
+def test_a_numbered_lists_item_numbers_are_no_claims():
+    claims = split_claims("To redo them: 1. Clean the grout [1]. 2. Apply new grout [2]. Heat it to 94.", moments=2)
+    assert [c.text for c in claims] == ["To redo them:", "Clean the grout.", "Apply new grout.", "Heat it to 94."]
+    assert [c.citations for c in claims] == [[0, 1], [0], [1], [1]]

@@ -16,6 +16,8 @@ from ..types import Claim
 
 NOT_COVERED = "NOT COVERED"
 _MARKS = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]")
+_LIST_MARK = re.compile(r"\(?\d{1,2}[.)]")  # an item's number in a numbered list: no claim
+_LIST_START = re.compile(r":\s+\(?\d{1,2}[.)]$")
 
 
 def split_claims(text: str, moments: int) -> list[Claim]:
@@ -26,8 +28,8 @@ def split_claims(text: str, moments: int) -> list[Claim]:
         cited = sorted(
             {int(n) - 1 for group in _MARKS.findall(sentence) for n in group.split(",") if 0 < int(n) <= moments}
         )
-        plain = _MARKS.sub("", sentence).strip()
-        if not plain or plain.strip(".!? ") == "":
+        plain = _LIST_START.sub(":", _MARKS.sub("", sentence).strip())  # "Steps: 1." -> "Steps:"
+        if not plain or plain.strip(".!? ") == "" or _LIST_MARK.fullmatch(plain):  # "2." of a numbered list
             continue
         previous = cited or previous
         claims.append(Claim(plain, previous))
