@@ -135,9 +135,9 @@ def main(run) -> dict:
         "# The support flag, fitted and held out", "", "Produced by:", "", "```", run.command, "```", "",
         f"{result['claims']} labelled claims ({result['wrong']} wrong) from `{run.args.answers.name}` "
         "(moment benchmark DEV and TEST, real-speech dev set). `held_out`: each half of the questions scored by "
-        f"the model fitted on the other (thresholds {result['thresholds']}); `fitted_on_all`: the shipped "
-        f"model on its own fit data (threshold {model.threshold:.3f}); `uncalibrated`: the lesser of the judge's "
-        "two probabilities under 0.3, as before the fit. A flagged claim is one marked unsupported; "
-        "`_by_question`: each question's claims weigh one in all.", "",
+        f"the model fitted on the other (thresholds {result['thresholds']}); `fitted_on_all`: the "
+        f"model fitted on all of them, on its own fit data (threshold {model.threshold:.3f}); `uncalibrated`: "
+        "the lesser of the judge's two probabilities under 0.3, as before the fit. A flagged claim is one "
+        "marked unsupported; `_by_question`: each question's claims weigh one in all.", "",
         text, "", f"Code: `{revision()}`.", ""]), NOTES)
     return result

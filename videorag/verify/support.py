@@ -3,8 +3,10 @@ the judge's readings of the sentence it cites best — `answers`: P(the cited wo
 question); `says`: P(they say what the claim says), 1 for a quote of them; `overlap`: the share of
 the claim's content words (stems, numbers included) they say — fitted on labelled claims of the
 benchmarks' answers (`python -m benchmarks support --refit`; the weights, the threshold chosen on
-the fit half and the held-out figures in `support.json` beside this file). Without that file,
-support is the lesser of `answers` and `says` (uncalibrated) and the threshold `FALLBACK`."""
+the fit data and the held-out figures in `support.json` beside this file). Without that file —
+none ships: fitted on the labelled claims there are, it did no better held out than the
+uncalibrated score (results/support/) — support is the lesser of `answers` and `says` and the
+threshold `FALLBACK`."""
 
 from __future__ import annotations
 
