@@ -300,7 +300,7 @@ class VideoRAG:
             cfg,
             self.query_embedder,
             decided=asked.verdict is not None,
-            words=self.frames.words if cfg.at_words else None,
+            words=self.live.get().corpus.words_of if cfg.at_words else None,
         )
 
     def _refusal(self, asked: Asked) -> Answer:

@@ -120,3 +120,22 @@ def test_support_is_the_fitted_probability_and_its_threshold_the_fitted_one(tmp_
     assert support.threshold(VerifyConfig()) == 0.4 and support.threshold(VerifyConfig(threshold=0.2)) == 0.2
     monkeypatch.setattr(support, "fitted", lambda: None)   # no fitted file: the lesser of the two, as before
     assert support.probability(checks) == 0.2 and support.threshold(VerifyConfig()) == support.FALLBACK
+
+
+def test_the_search_snapshot_carries_the_word_timings_so_citations_need_no_index_read(demo_rag):
+    from videorag.retrieve import snapshot
+    from videorag.retrieve.words import Words, joined
+
+    index = demo_rag.library.index
+    demo_rag.library.save_snapshot()
+    mapped = snapshot.load(index.location, snapshot.token(index.location))
+    for video_id in index.video_ids():
+        assert mapped.words_of(video_id, 0, 1e9) == index.words(video_id) != []
+        assert mapped.words_of(video_id, 10.0, 12.0) == index.words(video_id, 10.0, 12.0)
+    assert mapped.words_of("no-such-video", 0, 1e9) == []
+
+    one = Words.build([0, 0], [2.0, 1.0], [2.5, 1.5], ["b", "a"])   # sorted by video, then time
+    assert [w.text for w in one.of(0, 0, 9)] == ["a", "b"]
+    both = joined(one, Words.build([0], [0.5], [0.9], ["c"]), first_video=1)
+    assert [w.text for w in both.of(1, 0, 9)] == ["c"] and joined(None, None, 3) is None
+    assert [w.text for w in joined(None, one, 2).of(2, 0, 9)] == ["a", "b"]

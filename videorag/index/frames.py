@@ -1,18 +1,17 @@
-"""The frame store: the sampled frames' JPEGs and the words' times, the things a query may need
-that the search snapshot does not hold. Generators and judges that read images ask for frames
-(and the service's `/frame` route), verification for the words a citation narrows to; the index
-(LanceDB) is opened on the first request, not before."""
+"""The frame store: the sampled frames' JPEGs, the one thing a query may need that the search
+snapshot does not hold. Only generators and judges that read images ask for them (and the
+service's `/frame` route); the index (LanceDB) is opened on the first request, not before."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Protocol
 
-from ..types import Frame, Word
+from ..types import Frame
 
 
 class FrameStore(Protocol):
-    """Required: `frames`, `frames_at`, `frame_near` and `words`."""
+    """Required: `frames`, `frames_at` and `frame_near`."""
 
     def frames(self, video_id: str) -> list[Frame]:
         """A video's sampled frames, in time order."""
@@ -24,10 +23,6 @@ class FrameStore(Protocol):
 
     def frame_near(self, video_id: str, t: float) -> Frame | None:
         """The sampled frame nearest to second `t` (None when the video has none)."""
-        ...
-
-    def words(self, video_id: str, start: float, end: float) -> list[Word]:
-        """The words said between `start` and `end` with their times ([] without word timings)."""
         ...
 
 
@@ -46,6 +41,3 @@ class IndexFrames:
 
     def frame_near(self, video_id: str, t: float) -> Frame | None:
         return self._opener().frame_near(video_id, t)
-
-    def words(self, video_id: str, start: float, end: float) -> list[Word]:
-        return self._opener().words(video_id, start, end)

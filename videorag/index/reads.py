@@ -70,6 +70,15 @@ class Reads(IndexState):
             if a < end and b > start
         ]
 
+    def words_table(self, live: set[str]) -> pa.Table:
+        """The `words` rows (one per video) of the videos in `live`."""
+        ids = sorted(live)
+        return (
+            self._tables["words"].search().where(live_filter(ids)).to_arrow()
+            if ids
+            else self._tables["words"].schema.empty_table()
+        )
+
     def frames(self, video_id: str) -> list[Frame]:
         rows = (
             self._tables["frames"]

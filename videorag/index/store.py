@@ -6,9 +6,10 @@ Layout: `videorag.json` (format, the models that made the embeddings) and three 
 (sampled frames as JPEG with timestamps); with the visual path also `frame_vectors` and
 `visual`, with a captioner also `captions` (a text per sampled frame, embedded by the text
 embedder: RAG-Adapter's CaptionsDB), from format 2 on `words` (each video's recognised words and
-their times; a format-1 index is read too and gains the table with its first timed video). Rows of a video missing from `videos` are orphans of an
-interrupted ingest; they are ignored by readers and removed by the next ingest. Every write holds
-the index's writer lock (`lock.py`); readers see other processes' commits after `refresh()`.
+their times; a format-1 index is read too and gains the table with its first timed video). Rows
+of a video missing from `videos` are orphans of an interrupted ingest; they are ignored by readers
+and removed by the next ingest. Every write holds the index's writer lock (`lock.py`); readers
+see other processes' commits after `refresh()`.
 """
 
 from __future__ import annotations

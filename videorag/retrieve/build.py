@@ -12,6 +12,7 @@ from .corpus import Corpus, FrameVectors, Level
 from .stream import level_into
 from .views import DEFAULT_CHUNK_SECONDS
 from .views import build as build_views
+from .words import of_index
 
 
 def corpus_of(index, only: set[str] | None = None, into: Path | None = None) -> Corpus:
@@ -50,6 +51,8 @@ def corpus_of(index, only: set[str] | None = None, into: Path | None = None) -> 
         chunk_seconds=seconds,
         embed_model=index.meta["embed_model"],
     )
+    if index.has_words:
+        corpus.words = of_index(index.words_table(set(ids)), row)
     if only is None:
         _add_frames(corpus, index)
     return corpus

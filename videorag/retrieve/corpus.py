@@ -13,12 +13,14 @@ from pathlib import Path
 
 import numpy as np
 
+from ..types import Word
 from . import ann as ann_kinds
 from . import ivf
 from .bm25 import BM25
 from .text import bigrams
 from .views import DEFAULT_CHUNK_SECONDS, ChunkViews
 from .views import build as build_views
+from .words import Words, joined
 
 
 @dataclass
@@ -177,6 +179,13 @@ class Corpus:
     views: ChunkViews | None = None  # CARVE's chunk views, None: the transcript view built on first use
     chunk_seconds: float = DEFAULT_CHUNK_SECONDS
     embed_model: str = ""  # the text embedder's name (what made the transcript view)
+    words: Words | None = None  # word timings (`retrieve.words`), None: the index keeps none
+
+    def words_of(self, video_id: str, start: float, end: float) -> list[Word]:
+        """The words of a video said between `start` and `end` ([] without word timings)."""
+        if self.words is None or video_id not in self.row:
+            return []
+        return self.words.of(self.row[video_id], start, end)
 
     @cached_property
     def row(self) -> dict[str, int]:
@@ -231,4 +240,5 @@ class Corpus:
             self.videos.extended(other.videos, first),
             chunk_seconds=self.chunk_seconds,
             embed_model=self.embed_model,
+            words=joined(self.words, other.words, first),
         )

@@ -8,7 +8,8 @@ level (segment, chunk, video, and caption when the index has frame captions), `.
 times, owners, unit vectors, texts (UTF-8 blob + offsets), BM25 postings (`BM25.arrays`; for the
 video level also its phrase-bigram BM25, which `best` reads) and, past `ann_min_rows`, an ANN
 index (`ann`: IVF-Flat, or IVF-PQ on very large levels); the frame vectors and each video's
-visual vector (an index with a visual backend); CARVE's chunk views (`views.*`, `view.NAME.*`).
+visual vector (an index with a visual backend); CARVE's chunk views (`views.*`, `view.NAME.*`);
+the word timings (`words.*`: an index of format 2), which citations narrow to.
 A search reads nothing else — no LanceDB on the query path.
 
 A snapshot is fresh while the index's change marker (`.changed`, replaced by every write) holds
@@ -39,13 +40,15 @@ from .ivf import Vectors
 from .mapped import RowFile, mapped
 from .text import ANALYZER, bigrams, tokenize
 from .views import ChunkViews, NoFrames, View
+from .words import Words
 
 log = logging.getLogger(__name__)
 
-FORMAT = 3  # 3: BM25 postings in impact order, with their average length
+FORMAT = 4  # 3: BM25 postings in impact order, with their average length; 4: word timings
 FOLDER = "search"
 LEVELS = ("segment", "chunk", "video")
 FRAME_ARRAYS = ("owner", "times", "vectors")
+WORD_ARRAYS = ("owner", "starts", "ends")
 
 
 def token(index) -> str:
@@ -138,6 +141,9 @@ def load(index, fresh_token: str) -> Corpus | None:
         )
         if found.get("views") is not None:
             corpus.views = _load_views(folder, found["views"], corpus.chunks)
+        if found.get("words"):
+            owner, starts, ends = (mapped(folder / f"words.{key}.npy") for key in WORD_ARRAYS)
+            corpus.words = Words(owner, starts, ends, _load_texts(folder, "words"))
     except (OSError, ValueError, KeyError) as exc:  # replaced by a newer snapshot while being read
         log.info("search snapshot %s unreadable (%s)", folder, exc)
         return None
@@ -205,6 +211,10 @@ def save(
     if corpus.frames is not None:
         for key in FRAME_ARRAYS:
             np.save(tmp / f"frame.{key}.npy", np.asarray(getattr(corpus.frames, key)))
+    if corpus.words is not None:
+        for key in WORD_ARRAYS:
+            np.save(tmp / f"words.{key}.npy", np.asarray(getattr(corpus.words, key)))
+        _save_texts(tmp, "words", corpus.words.texts)
     found = {
         "format": FORMAT,
         "analyzer": ANALYZER,
@@ -215,6 +225,7 @@ def save(
         "levels": levels,
         "visual": corpus.visual is not None,
         "frames": corpus.frames is not None,
+        "words": corpus.words is not None,
         "chunk_seconds": corpus.chunk_seconds,
         "embed_model": corpus.embed_model,
         "views": _save_views(tmp, corpus.chunk_views),
