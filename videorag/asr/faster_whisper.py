@@ -1,5 +1,6 @@
-"""ASR with faster-whisper (CTranslate2), greedy decoding, int8 on CPU, with word timestamps
-(Whisper's cross-attention aligned to the words; measured: 4 % more time on 29 s of read speech).
+"""ASR with faster-whisper (CTranslate2), greedy decoding, int8 on CPU; each segment's words timed
+afterwards by Whisper's cross-attention alignment (`align.py`: asked for while decoding, word
+timestamps change what is decoded).
 
 The audio goes to the model in windows of at most `window_seconds` (see `audio.audio_windows`),
 so memory stays bounded whatever the video's length. When a window's greedy text looks wrong
@@ -37,6 +38,7 @@ from contextlib import contextmanager
 from ..errors import MediaError
 from ..models import WHISPER_TINY_EN, resolve
 from ..types import Segment, Word
+from .align import Remembered, aligned
 from .audio import SAMPLE_RATE, WINDOW_SECONDS, audio_windows
 
 log = logging.getLogger(__name__)
@@ -76,7 +78,9 @@ class FasterWhisperASR:
                 threads = max(1, cpu_threads() // self.streams)
                 models: queue.SimpleQueue = queue.SimpleQueue()
                 for _ in range(self.streams):
-                    models.put(WhisperModel(self._path, device=self.device, compute_type=compute, cpu_threads=threads))
+                    model = WhisperModel(self._path, device=self.device, compute_type=compute, cpu_threads=threads)
+                    Remembered(model)  # its encoder outputs, for the word alignment after decoding
+                    models.put(model)
                 self._models = models
 
     @contextmanager
@@ -121,19 +125,22 @@ class FasterWhisperASR:
         segments = []
         with self._model() as model:
             ctranslate2.set_random_seed(SEED)
-            pieces, _ = model.transcribe(
+            pieces, info = model.transcribe(
                 audio,
                 language=self.language,
                 beam_size=self.beam_size,
                 condition_on_previous_text=False,
                 vad_filter=False,
-                word_timestamps=True,
             )
+            decoded = []
             for p in pieces:  # decoded lazily, ~30 s of audio at a time
-                words = tuple(Word(start + float(w.start), start + float(w.end), w.word.strip()) for w in p.words or ())
-                segments.append(Segment(start + float(p.start), start + float(p.end), p.text.strip(), words))
+                decoded.append(p)
                 if again is not None:
                     again()
+            timed = aligned(model, audio, decoded, info.language)
+            for p, words in zip(decoded, timed):
+                moved = tuple(Word(start + w.start, start + w.end, w.text) for w in words)
+                segments.append(Segment(start + float(p.start), start + float(p.end), p.text.strip(), moved))
         return segments
 
 
