@@ -230,7 +230,7 @@ class SearchConfig:
     segment_weight: float = 0.5       # video score = mix of best segment, chunk and whole-video
     chunk_weight: float = 0.3
     video_weight: float = 0.2
-    max_correction: float = 1.0       # a video's best segment / chunk loses this × σ·√(2 ln n), n its
+    max_correction: float = 1.0       # a video's best segment / chunk loses this × σ·E[max of n normals], n its
                                       # units: long videos stop winning for their number of chances
     moments: MomentConfig = field(default_factory=MomentConfig)
     best: BestConfig = field(default_factory=BestConfig)

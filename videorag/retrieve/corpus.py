@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from statistics import NormalDist
 
 import numpy as np
 
@@ -128,12 +129,12 @@ class Level:
 
     @cached_property
     def chances(self) -> np.ndarray:
-        """√(2 ln n) per video block of n items: how far the best of n unrelated scores tends to
-        lie above their mean, in standard deviations. A video's best item, less this many
-        standard deviations of the query's scores, no longer favours long videos for their number
-        of chances (a 10-minute recording has ten times the segments of a 1-minute how-to)."""
-        sizes = np.diff(np.r_[self.block_starts, len(self.owner)])
-        return np.sqrt(2 * np.log(np.maximum(sizes, 1))).astype(np.float32)
+        """Per video block of n items, how far the best of n unrelated scores tends to lie above
+        their mean, in standard deviations: the expected maximum of n standard normal draws
+        (`expected_maximum`). A video's best item, less this many standard deviations of the
+        query's scores, no longer favours long videos for their number of chances (a 10-minute
+        recording has ten times the segments of a 1-minute how-to)."""
+        return expected_maximum(np.diff(np.r_[self.block_starts, len(self.owner)]))
 
     def span(self, video: int) -> tuple[int, int]:
         """[lo, hi): the rows of `video`'s items, in time order."""
@@ -144,6 +145,18 @@ class Level:
     def bigram_bm25(self) -> BM25:
         """BM25 over adjacent content-word pairs (a phrase signal), built on first use."""
         return BM25(self.texts, analyzer=bigrams)
+
+
+def expected_maximum(sizes: np.ndarray) -> np.ndarray:
+    """E[max of n standard normals] for each n, by Blom's approximation Φ⁻¹((n − 0.375) / (n + 0.25))
+    (0 for n ≤ 1; within 0.03 of the exact value). The asymptote √(2 ln n) used before
+    overstates it most for a few items (1.79 against 1.16 for 5), which took the most from a long
+    recording's few chunks beside a short clip's one."""
+    sizes = np.maximum(np.asarray(sizes, np.int64), 1)
+    unique, at = np.unique(sizes, return_inverse=True)
+    normal = NormalDist()
+    values = [normal.inv_cdf((n - 0.375) / (n + 0.25)) if n > 1 else 0.0 for n in unique.tolist()]
+    return np.asarray(values, np.float32)[at.reshape(-1)]
 
 
 @dataclass
