@@ -47,6 +47,15 @@ def test_a_paraphrase_or_an_index_without_word_timings_cites_the_whole_sentence(
     assert at_words([CITED], [claim], "how long", lookup(())) == [CITED]
 
 
+def test_a_number_said_in_words_is_the_claims_digits():
+    # a read passage said twice: "Six spoons …" in words, then "6 spoons … snow bees" in digits
+    words = timed("Six spoons of fresh snow peas and blue cheese", 10.0) + timed("6 spoons of fresh snow bees", 20.0)
+    cited = Citation("v", "/v.mp4", 10.0, words[-1].end)
+    claim = Claim("There are 6 spoons of fresh snow peas on the list.", [0])
+    [narrow] = at_words([cited], [claim], "how many spoons of snow peas are on the list", lookup(words))
+    assert narrow.start == 10.0 and narrow.end < 13.0   # the first reading, which says every word
+
+
 def test_verify_narrows_only_when_given_word_timings():
     seg = Segment(CITED.start, CITED.end, SENTENCE, WORDS)
     evidence = [Evidence(Hit("v", "/v.mp4", seg.start, seg.end, 1.0, seg.text), [seg])]

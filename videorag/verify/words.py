@@ -13,6 +13,7 @@ older index), is cited whole.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ..retrieve.text import tokenize
@@ -23,18 +24,32 @@ PER_SECOND = 0.1  # what a second of citation costs against a word it takes in (
 LEAD = 1.0  # seconds of lead-in before the first word that says it
 TAIL = 0.3  # seconds kept after the last
 Words = Callable[[str, float, float], list[Word]]  # (video id, start, end) -> the words said then
+_NUMBERS = {
+    w: str(n)
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen".split()
+    )
+} | {w: str(10 * n) for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+_NUMBER = re.compile(r"\b(" + "|".join(_NUMBERS) + r")\b", re.IGNORECASE)
+
+
+def terms(text: str) -> list[str]:
+    """`tokenize`'s terms with a number word as its digits: the recogniser writes "Six" where the
+    answer says "6", and the other way round."""
+    return tokenize(_NUMBER.sub(lambda m: _NUMBERS[m.group(1).lower()], text))
 
 
 def at_words(citations: list[Citation], claims: list[Claim], question: str, words: Words) -> list[Citation]:
     """Each citation narrowed to the words that say the claims citing it."""
-    asked = set(tokenize(question))
+    asked = set(terms(question))
     out = []
     for j, citation in enumerate(citations):
         said = [w for w in words(citation.video_id, citation.start, citation.end) if _inside(w, citation)]
         weights: dict[str, float] = {}
         for claim in claims:
             if j in claim.citations:
-                weights |= {t: ASKED if t in asked else 1.0 for t in tokenize(claim.text)}
+                weights |= {t: ASKED if t in asked else 1.0 for t in terms(claim.text)}
         out.append(_narrowed(citation, said, weights))
     return out
 
@@ -46,15 +61,15 @@ def _inside(word: Word, citation: Citation) -> bool:
 
 def _narrowed(citation: Citation, said: list[Word], weights: dict[str, float]) -> Citation:
     """The citation over the best run of `said` (the citation itself when no word is weighed)."""
-    terms = [set(tokenize(w.text)) & weights.keys() for w in said]
-    hits = [i for i, found in enumerate(terms) if found]
-    if not any(weights[t] > ASKED for found in terms for t in found):  # only the question's words: not found
+    found_in = [set(terms(w.text)) & weights.keys() for w in said]
+    hits = [i for i, found in enumerate(found_in) if found]
+    if not any(weights[t] > ASKED for found in found_in for t in found):  # only the question's words: not found
         return citation
     best, run = float("-inf"), None
     for a, i in enumerate(hits):
         covered: set[str] = set()
         for k in hits[a:]:
-            covered |= terms[k]
+            covered |= found_in[k]
             score = sum(weights[t] for t in covered) - PER_SECOND * (said[k].end - said[i].start)
             if score > best:
                 best, run = score, (said[i], said[k])
