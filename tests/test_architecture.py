@@ -250,7 +250,7 @@ def test_no_module_over_400_lines():
 LAYERS = (
     ("errors", "names", "registry", "resources", "where"),            # no product imports
     ("config", "types", "models", "console"),                          # settings, result types
-    ("llm", "index", "embed", "asr", "visual", "caption", "cluster"), # runtimes and the index
+    ("llm", "index", "embed", "asr", "visual", "caption", "cluster", "clip"),  # runtimes, the index, media
     ("retrieve",),                                                     # the snapshot, ranking
     ("rerank",),                                                       # scoring a short list
     ("methods", "answerability", "verify"),                            # ranked evidence, its checks

@@ -7,9 +7,10 @@ from pathlib import Path
 
 from ..console import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, print_answer, print_hits, print_json, say
 from ..errors import VideoRAGError
-from ..names import printable
+from ..names import path_text, printable
 from ..options import REQUESTS, make_config, serve_config
 from ..types import search_json
+from ..types import span as span_text
 from ..where import absolute, remember
 
 
@@ -63,6 +64,30 @@ def cmd_remove(rag, args) -> int:
         print("nothing matched; see `videorag info --json` for ids and paths", file=sys.stderr)
         return EXIT_ERROR
     return EXIT_OK
+
+
+def cmd_clip(rag, args) -> int:
+    from ..clip import ClipError, cut, span
+
+    row = _video_row(rag, args.video)
+    if not Path(row["path"]).is_file():
+        raise ClipError(f"{row['path']} is no longer there", "index the video again where it is now")
+    start, end = span(args.start, args.end, row["duration"])
+    out = cut(row["path"], start, end, args.output, args.force)
+    print(f"wrote {out} ({end - start:.1f} s: {span_text(start, end)} of {Path(row['path']).name})", file=sys.stderr)
+    return EXIT_OK
+
+
+def _video_row(rag, name: str) -> dict:
+    """The indexed video `name` is the id or the path of."""
+    from ..clip import ClipError
+
+    rows = rag.library.index.videos(["video_id", "path", "duration"]).to_pylist()
+    resolved = path_text(Path(name).expanduser().resolve())
+    found = [r for r in rows if name in (r["video_id"], r["path"]) or r["path"] == resolved]
+    if not found:
+        raise ClipError(f"no indexed video is {name!r}", "give an id or path `videorag info --json` lists")
+    return found[0]
 
 
 def cmd_info(rag, args) -> int:
@@ -236,6 +261,7 @@ def cmd_mcp(rag, args) -> int:
 ON_INDEX = {
     "index": cmd_index,
     "remove": cmd_remove,
+    "clip": cmd_clip,
     "check": cmd_check,
     "info": cmd_info,
     "optimize": cmd_optimize,

@@ -51,6 +51,16 @@ SUBCOMMANDS: dict[str, tuple[str, list[Argument]]] = {
         "split the search snapshot into shards for `serve --ray` (by video, about equal in segments)",
         [(("--shards",), {"type": int, "required": True, "metavar": "N", "help": "how many shards"})],
     ),
+    "clip": (
+        "cut a span of an indexed video out as an MP4 (re-encoded: accurate to a frame, audio kept)",
+        [
+            (("video",), {"metavar": "VIDEO", "help": "the video's id or path (`videorag info --json` lists them)"}),
+            (("start",), {"metavar": "START", "help": "seconds (75.5) or m:ss (1:15)"}),
+            (("end",), {"metavar": "END", "help": "seconds or m:ss"}),
+            (("-o", "--output"), {"required": True, "type": Path, "metavar": "OUT.mp4"}),
+            (("--force",), {"action": "store_true", "help": "replace OUT.mp4 when it exists"}),
+        ],
+    ),
     "search": ("best videos for a query, each at its best moment", [JSON, NO_SERVER]),  # + its request's
     "ask": ("answer a question with timestamped citations", [JSON, NO_SERVER]),
     "train-frame-selector": (
