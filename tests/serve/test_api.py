@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 from pathlib import Path
 
@@ -61,8 +62,8 @@ def test_search_and_ask_take_the_judge_per_request(corpus, monkeypatch):
     """`judge=true` routes the search through the judged method (here a judge double that prefers
     passages about salt); `/methods` says whether the judge can run; an answer names its judge."""
     from tests.judge_double import KeywordJudge
-    from videorag.config import RerankConfig
     from videorag import models
+    from videorag.config import RerankConfig
     from videorag.rerank import RERANKERS
 
     monkeypatch.setitem(RERANKERS._entries, "keyword-judge", "tests.judge_double:KeywordJudge")
@@ -162,6 +163,23 @@ def test_media_range_requests_and_frames(client, corpus):
     assert frame.status_code == 200 and frame.content[:2] == b"\xff\xd8"
     assert client.get(f"/videos/{video['video_id']}/frame", params={"t": -1}).status_code == 422
     assert client.get("/videos/nope/frame", params={"t": 1}).status_code == 404
+
+
+def test_a_clip_of_a_video_downloads_as_an_mp4(client, corpus):
+    import io
+
+    import av
+
+    video = client.get("/videos").json()[0]
+    clip = client.get("/clip", params={"video": video["video_id"], "start": "0:01", "end": "2.5"})
+    assert clip.status_code == 200 and clip.headers["content-type"] == "video/mp4"
+    assert "attachment" in clip.headers["content-disposition"]
+    with av.open(io.BytesIO(clip.content)) as cut:
+        assert abs(cut.duration / 1e6 - 1.5) <= 0.5
+    past = client.get("/clip", params={"video": video["video_id"], "start": "1", "end": "999"})
+    assert past.status_code == 400 and "past its end" in past.json()["detail"]
+    assert client.get("/clip", params={"video": "nope", "start": "1", "end": "2"}).status_code == 404
+    assert not list(Path(tempfile.gettempdir()).glob("videorag-clip-*"))   # nothing left behind
 
 
 def test_writes_need_the_token(corpus):

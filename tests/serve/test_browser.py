@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import httpx
 import pytest
@@ -270,6 +271,13 @@ def test_ask_streams_the_answer_and_citations_seek_the_player(page, server):
     assert page.evaluate("() => window.pieces") >= 3  # it arrived in pieces, not as one block
     links = page.locator(".citation")
     assert links.count() == len(expected["citations"]) >= 1
+    clips = page.locator("#citations .clip")   # each citation can be downloaded as an MP4
+    assert clips.count() == links.count() and clips.first.get_attribute("download") == ""
+    href = clips.first.evaluate("a => a.href")
+    asked = parse_qs(urlparse(href).query)
+    assert float(asked["start"][0]) == expected["citations"][0]["start"]
+    clip = page.request.get(href)
+    assert clip.ok and clip.headers["content-type"] == "video/mp4" and len(clip.body()) > 1000
 
     for i, cited in enumerate(expected["citations"][:2]):  # the second one seeks a video already loaded
         assert float(links.nth(i).get_attribute("data-start")) == cited["start"]

@@ -33,10 +33,10 @@ def span(start: str | float, end: str | float, duration: float) -> tuple[float, 
         raise ClipError(f"a clip cannot start or end before 0:00 (asked {a:g}–{b:g} s)", "give times from 0 on")
     if b <= a:
         raise ClipError(f"the clip ends ({b:g} s) before it starts ({a:g} s)", "give START before END")
-    if b - a > MAX_SECONDS:
-        raise ClipError(f"a clip of {b - a:g} s is longer than {MAX_SECONDS:g} s", "cut it in parts")
     if a >= duration or b > duration + PAST_END:
         raise ClipError(
             f"the video is {duration:.1f} s long; {a:g}–{b:g} s is past its end", f"give END ≤ {duration:.1f}"
         )
+    if b - a > MAX_SECONDS:
+        raise ClipError(f"a clip of {b - a:g} s is longer than {MAX_SECONDS:g} s", "cut it in parts")
     return a, min(b, duration)

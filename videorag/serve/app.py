@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import shutil
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Annotated, Any, NamedTuple
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -194,6 +196,20 @@ def _video_routes(app: FastAPI, service: Service, guards: Guards) -> None:
         """The video file (HTTP Range supported: browsers seek with it)."""
         path = service.media_path(video_id)
         return FileResponse(path, media_type=_media_type(path), filename=path.name, content_disposition_type="inline")
+
+    @app.get(
+        "/clip",
+        dependencies=[guards.media],
+        response_class=FileResponse,
+        responses={200: {"content": {"video/mp4": {}}}},
+    )
+    def clip(video: str, start: str, end: str):
+        """A span of a video as an MP4 download (`start`, `end`: seconds or m:ss; re-encoded, so
+        within a frame of the span, audio kept); a span past the end, reversed or over 10 minutes
+        is refused in words."""
+        path = service.clip(video, start, end)
+        removed = BackgroundTask(shutil.rmtree, path.parent, True)  # once sent
+        return FileResponse(path, media_type="video/mp4", filename=path.name, background=removed)
 
     @app.get(
         "/videos/{video_id}/frame",

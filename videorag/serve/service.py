@@ -8,6 +8,8 @@ import hmac
 import ipaddress
 import logging
 import os
+import shutil
+import tempfile
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -208,6 +210,19 @@ class Service:
                 f"video {video_id!r} is indexed but its file {path} is gone", "re-index the folder it moved to"
             )
         return path
+
+    def clip(self, video_id: str, start: str, end: str) -> Path:
+        """The span cut out as an MP4 in a private temporary folder, which the caller removes."""
+        from ..clip import cut, span
+
+        path = self.media_path(video_id)
+        a, b = span(start, end, self.video(video_id)["duration"])
+        folder = Path(tempfile.mkdtemp(prefix="videorag-clip-"))
+        try:
+            return cut(path, a, b, folder / f"{path.stem}-{a:g}-{b:g}.mp4")
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
 
     def frame(self, video_id: str, t: float) -> bytes:
         """The JPEG of the video's sampled frame nearest to `t` seconds."""
