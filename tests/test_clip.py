@@ -122,3 +122,11 @@ def test_videorag_clip_cuts_an_indexed_video_by_path_or_id(demo_rag, tmp_path, c
     err = capsys.readouterr().err
     assert "no indexed video is 'no-such-video'" in err and "--force" in err
     assert not (tmp_path / "c.mp4").exists()
+
+
+def test_a_silent_video_gives_a_silent_clip(tmp_path):
+    from tests.reliability.media import tiny_video
+
+    source = tiny_video(tmp_path / "silent.mp4", seconds=6, srt=False)
+    with av.open(str(cut(source, 1, 3.5, tmp_path / "clip.mp4"))) as clip:
+        assert [s.type for s in clip.streams] == ["video"] and abs(clip.duration / 1e6 - 2.5) <= 0.5
