@@ -224,13 +224,11 @@ class Library:
 
     def remove(self, targets: list[str]) -> list[str]:
         """Drop videos given by id or by path; returns the ids removed."""
-        index, removed = self.index, []
+        index = self.index
         with index.writer():
             index.refresh()
             rows = index.videos(["video_id", "path"]).to_pylist()
-            for name in targets:
-                resolved = path_text(Path(name).expanduser().resolve())
-                removed += [r["video_id"] for r in rows if resolved == r["path"] or name in (r["video_id"], r["path"])]
+            removed = [r["video_id"] for name in targets for r in named(rows, name)]
             for video_id in dict.fromkeys(removed):
                 index.remove(video_id)
         return list(dict.fromkeys(removed))
@@ -396,3 +394,9 @@ def worker_ingestor(index_dir: str, config: Config, roots: tuple[Path, ...] | No
     """The ingestor of `index_dir` made anew in a worker process (a Ray actor), its models loaded
     there once."""
     return Library(index_dir, config).ingestor(roots)
+
+
+def named(rows: list[dict], name: str) -> list[dict]:
+    """The index rows (with `video_id` and `path`) that `name` gives by id or by path."""
+    resolved = path_text(Path(name).expanduser().resolve())
+    return [r for r in rows if resolved == r["path"] or name in (r["video_id"], r["path"])]

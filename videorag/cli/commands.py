@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..console import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, print_answer, print_hits, print_json, say
 from ..errors import VideoRAGError
-from ..names import path_text, printable
+from ..names import printable
 from ..options import REQUESTS, make_config, serve_config
 from ..types import search_json
 from ..types import span as span_text
@@ -68,26 +68,16 @@ def cmd_remove(rag, args) -> int:
 
 def cmd_clip(rag, args) -> int:
     from ..clip import ClipError, cut, span
+    from ..library import named
 
-    row = _video_row(rag, args.video)
-    if not Path(row["path"]).is_file():
-        raise ClipError(f"{row['path']} is no longer there", "index the video again where it is now")
+    rows = named(rag.library.index.videos(["video_id", "path", "duration"]).to_pylist(), args.video)
+    if not rows:
+        raise ClipError(f"no indexed video is {args.video!r}", "give an id or path `videorag info --json` lists")
+    row = rows[0]
     start, end = span(args.start, args.end, row["duration"])
     out = cut(row["path"], start, end, args.output, args.force)
     print(f"wrote {out} ({end - start:.1f} s: {span_text(start, end)} of {Path(row['path']).name})", file=sys.stderr)
     return EXIT_OK
-
-
-def _video_row(rag, name: str) -> dict:
-    """The indexed video `name` is the id or the path of."""
-    from ..clip import ClipError
-
-    rows = rag.library.index.videos(["video_id", "path", "duration"]).to_pylist()
-    resolved = path_text(Path(name).expanduser().resolve())
-    found = [r for r in rows if name in (r["video_id"], r["path"]) or r["path"] == resolved]
-    if not found:
-        raise ClipError(f"no indexed video is {name!r}", "give an id or path `videorag info --json` lists")
-    return found[0]
 
 
 def cmd_info(rag, args) -> int:
