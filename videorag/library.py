@@ -20,7 +20,7 @@ from .embed import create_embedder, passage_backend
 from .errors import MediaError
 from .index.location import locate
 from .index.meta import check_runtime, open_meta
-from .names import path_text
+from .names import named, path_text
 from .types import IngestReport
 
 if TYPE_CHECKING:
@@ -394,9 +394,3 @@ def worker_ingestor(index_dir: str, config: Config, roots: tuple[Path, ...] | No
     """The ingestor of `index_dir` made anew in a worker process (a Ray actor), its models loaded
     there once."""
     return Library(index_dir, config).ingestor(roots)
-
-
-def named(rows: list[dict], name: str) -> list[dict]:
-    """The index rows (with `video_id` and `path`) that `name` gives by id or by path."""
-    resolved = path_text(Path(name).expanduser().resolve())
-    return [r for r in rows if resolved == r["path"] or name in (r["video_id"], r["path"])]

@@ -24,3 +24,9 @@ def printable(text: str) -> str:
         raw = text.encode("utf-8", "backslashreplace")
     text = raw.decode("utf-8", "backslashreplace").translate(_CONTROL)
     return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
+
+
+def named(rows: list[dict], name: str) -> list[dict]:
+    """The index rows (with `video_id` and `path`) that `name` gives by id or by path."""
+    resolved = path_text(Path(name).expanduser().resolve())
+    return [r for r in rows if resolved == r["path"] or name in (r["video_id"], r["path"])]

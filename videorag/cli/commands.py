@@ -68,7 +68,7 @@ def cmd_remove(rag, args) -> int:
 
 def cmd_clip(rag, args) -> int:
     from ..clip import ClipError, cut, span
-    from ..library import named
+    from ..names import named
 
     rows = named(rag.library.index.videos(["video_id", "path", "duration"]).to_pylist(), args.video)
     if not rows:
