@@ -34,7 +34,7 @@ install: install-base
 install-test: install-base
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 	$(INSTALL) torch==2.13.0
-	$(INSTALL) -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3,judge-small,judge,sentence-transformers]'
+	$(INSTALL) -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3,judge-small,judge,sentence-transformers,languages]'
 
 demo: install
 	$(VENV)/bin/videorag demo

@@ -58,6 +58,9 @@ BENCHES = (
           "whether they hold the words that say the key fact, claims' support labelled right / wrong"),
     Bench("support", "bench_support:main", "the support flag fitted on labelled claims of the citations run: "
           "held-out confusion, beside the uncalibrated flag; --refit writes videorag/verify/support.json"),
+    Bench("languages", "bench_languages:main", "clips in five languages beside English ones: language "
+          "identified, right video first for questions in the clip's language and in English, key fact and "
+          "answer language (--answers), off-topic abstained, ingest × realtime; --calibrate fits e5's scale"),
     Bench("judge", "bench_judge:main", "judged search on the moment benchmark: quality against cost, a row "
           "per setting"),
     Bench("judge_specific", "bench_judge_specific:main", "the judge reranking `best`'s top 10 videos on the "

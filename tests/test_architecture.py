@@ -249,7 +249,7 @@ def test_no_module_over_400_lines():
 # module) imports only from its own layer or those below it. docs/ARCHITECTURE.md shows them.
 LAYERS = (
     ("errors", "names", "registry", "resources", "where"),            # no product imports
-    ("config", "types", "models", "console"),                          # settings, result types
+    ("config", "types", "models", "console", "languages"),             # settings, result types
     ("llm", "index", "embed", "asr", "visual", "caption", "cluster", "clip"),  # runtimes, the index, media
     ("retrieve",),                                                     # the snapshot, ranking
     ("rerank",),                                                       # scoring a short list

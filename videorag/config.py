@@ -56,7 +56,8 @@ class IngestConfig:
                                       # each side (its stored text stays its own); 0 = alone
     asr: str = "faster-whisper"
     asr_model: str | None = None      # path or hub name; None = bundled Whisper tiny.en
-    language: str | None = "en"
+    language: str = "auto"            # auto: identified per video (asr/language.py); or an ISO 639-1 code
+    multilingual_model: str | None = None  # Whisper for other languages; None = whisper-base (videorag[languages])
     extensions: tuple[str, ...] = VIDEO_EXTENSIONS
     visual: str | None = None         # visual embedder backend (clip | siglip | xclip | open-clip); None = off
     visual_model: str | None = None   # folder / hub id of its weights, or random-tiny / random-base

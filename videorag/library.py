@@ -72,7 +72,7 @@ class Library:
             from .ingest.engines.local import build_streams
 
             cfg = self.config.ingest
-            self._asr = create_asr(cfg.asr, cfg.asr_model, cfg.language, build_streams(cfg))
+            self._asr = create_asr(cfg.asr, cfg.asr_model, cfg.language, build_streams(cfg), cfg.multilingual_model)
         return self._asr
 
     @property

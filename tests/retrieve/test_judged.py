@@ -130,7 +130,8 @@ def test_a_steps_own_sentence_similarity_lifts_it_before_the_judge_reads():
     embedder = HashingEmbedder()
     query = "which tomatoes do I pick when they start to blush"
     qc = SimpleNamespace(searcher=SimpleNamespace(embedder=embedder), vector=lambda: embedder.embed([query])[0],
-                         corpus=SimpleNamespace(videos=SimpleNamespace(vectors=np.zeros((1, embedder.dim)))))
+                         corpus=SimpleNamespace(videos=SimpleNamespace(vectors=np.zeros((1, embedder.dim))),
+                                                is_multilingual=lambda video: False))
 
     def step(text):
         c = Candidate(0, "step", 0.0, 1.0, 0.0, "text", text)

@@ -86,7 +86,7 @@ def _record(video_id: str, words: tuple[Word, ...] = ()) -> VideoRecord:
 def test_the_index_keeps_word_timings_and_an_older_one_gains_them(tmp_path):
     index = VideoIndex.open_or_create(tmp_path / "new", "test-model", 4)
     index.add(_record("a", WORDS))
-    assert index.meta["format"] == 2
+    assert index.meta["format"] == 3
     assert index.words("a", 12.0, 14.0) == [w for w in WORDS if w.start < 14.0 and w.end > 12.0]
     assert index.stats()["word_timings"] == 1
 
@@ -96,11 +96,12 @@ def test_the_index_keeps_word_timings_and_an_older_one_gains_them(tmp_path):
     meta = json.loads((old / "videorag.json").read_text())
     (old / "videorag.json").write_text(json.dumps({**meta, "format": 1}))
     index = VideoIndex.open(old)
-    index.add(_record("subtitled"))   # nothing timed: the index stays as it is
-    assert index.meta["format"] == 1 and index.words("subtitled") == [] and not (old / "words.lance").exists()
+    assert index.words("any") == [] and index.languages() == {}   # format 1: no words, every video English
+    index.add(_record("subtitled"))   # the next video brings this version's tables (nothing timed in it)
+    assert index.meta["format"] == 3 and index.words("subtitled") == [] and index.languages() == {"subtitled": ("en", None)}
     index.add(_record("heard", WORDS))
     reopened = VideoIndex.open(old)
-    assert reopened.meta["format"] == 2 and len(reopened.words("heard")) == len(WORDS)
+    assert reopened.meta["format"] == 3 and len(reopened.words("heard")) == len(WORDS)
     assert reopened.words("subtitled") == [] and reopened.stats()["word_timings"] == 1
 
 

@@ -59,10 +59,11 @@ class Answerability:
         return self.verdict(signals)
 
     def verdict(self, signals: Signals) -> Verdict:
-        """Off-topic when the cheap model's P falls under the off-topic threshold; else the verdict
-        of the most informed model whose signals are all there (`full`, `judged`, `cheap`)."""
+        """Off-topic when the cheap model's P falls under the off-topic threshold (not for a moment
+        of the multilingual embedder: `Signals.mapped`); else the verdict of the most informed
+        model whose signals are all there (`full`, `judged`, `cheap`)."""
         cheap = self._verdict("cheap", signals)
-        if cheap.probability < self.weights.offtopic:
+        if cheap.probability < self.weights.offtopic and not signals.mapped:
             return replace(cheap, answerable=False, stage="off-topic")
         for name in ("full", "judged"):
             if signals.has(self.weights.model(name).features):

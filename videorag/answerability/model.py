@@ -31,8 +31,9 @@ class Logistic:
     threshold: float = 0.5  # P(answerable) under which the answer abstains
 
     def probability(self, x: np.ndarray) -> np.ndarray:
-        """P(answerable) for rows of `x` (columns in `features` order)."""
-        z = (np.atleast_2d(x) - np.asarray(self.mean)) / np.asarray(self.scale)
+        """P(answerable) for rows of `x` (columns in `features` order); a `nan` feature (unreadable)
+        is taken at its mean."""
+        z = np.nan_to_num((np.atleast_2d(x) - np.asarray(self.mean)) / np.asarray(self.scale), nan=0.0)
         return 1.0 / (1.0 + np.exp(-(z @ np.asarray(self.coef) + self.intercept)))
 
     @classmethod

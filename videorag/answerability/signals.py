@@ -9,12 +9,18 @@
   "France" in a collection of how-tos) make a question off-topic;
 - `judge`: the judge's best P(yes), "does this step answer the question", over the steps judged
   search read (needs the judge; `nan` without it);
+- across languages (a question in English, the top moment in Spanish) `coverage` and `known` cannot
+  be read: they are `nan`, and the models take them at their mean (`model.Logistic`), so the
+  decision rests on the others;
 - `covered`: the generator's own P(yes) to "do these moments contain the answer?", asked with the
   prompt it answers from (a chat model's `Generator.covered`; its answer then reuses the prompt
   already evaluated; `nan` for generators without it).
 
 The first three cost a plain search (milliseconds): they decide off-topic questions before any
-model runs. All of them come from the query context that search and evidence share.
+model runs — except where the top moment is in a video embedded by the multilingual model
+(`mapped`): its relevance is e5's cosine mapped onto MiniLM's scale (`embed.e5.calibrated`), which
+the fit never saw, and a misheard transcript lowers it further, so the judge and the generator
+decide those. All of them come from the query context that search and evidence share.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import numpy as np
 from ..retrieve.text import tokenize
 
 CHEAP = ("relevance", "coverage", "known")
+LEXICAL = ("coverage", "known")  # read from the question's words: unreadable across languages
 JUDGED = (*CHEAP, "judge")
 FULL = (*JUDGED, "covered")
 
@@ -38,9 +45,12 @@ class Signals:
     known: float
     judge: float = math.nan
     covered: float = math.nan
+    mapped: bool = False  # the top moment was scored by the multilingual embedder (`embed.e5`), on a mapped scale
 
     def has(self, names: tuple[str, ...]) -> bool:
-        return not any(math.isnan(getattr(self, n)) for n in names)
+        """Whether the signals `names` were measured (`coverage` and `known` count as measured:
+        `nan` there means unreadable, taken at the mean)."""
+        return not any(math.isnan(getattr(self, n)) for n in names if n not in LEXICAL)
 
     def vector(self, names: tuple[str, ...]) -> np.ndarray:
         return np.array([getattr(self, n) for n in names], np.float64)
@@ -52,6 +62,9 @@ class Signals:
 def cheap_signals(qc, video: int, start: float, end: float, excerpt: str) -> Signals:
     """The signals of plain retrieval's top moment (`video` row, its span, the excerpt's text:
     what is said and what the screen shows meanwhile)."""
+    mapped = qc.corpus.is_multilingual(video)
+    if _across_languages(qc, video):  # the question's words cannot be found in the video's
+        return Signals(_relevance(qc, video, start, end), math.nan, math.nan, mapped=mapped)
     terms = list(dict.fromkeys(tokenize(qc.query.text)))
     bm25 = qc.corpus.segments.bm25
     weights = np.array([_idf(bm25, t) for t in terms], np.float64)
@@ -61,7 +74,18 @@ def cheap_signals(qc, video: int, start: float, end: float, excerpt: str) -> Sig
         relevance=_relevance(qc, video, start, end),
         coverage=_share(weights, [t in said for t in terms]),
         known=_share(weights, [t in bm25.vocab or t in shown for t in terms]),
+        mapped=mapped,
     )
+
+
+def _across_languages(qc, video: int) -> bool:
+    """Whether the question is asked in another language than `video` speaks (only asked of a
+    library with videos in other languages than English)."""
+    if qc.corpus.languages is None:
+        return False
+    from ..languages import question_language
+
+    return question_language(qc.query.text) != qc.corpus.language_of(video)
 
 
 def judged_signal(qc) -> float:

@@ -22,6 +22,13 @@ back to sampling can vary either way (above). On 2 cores, Whisper tiny.en's
 greedy decoding keeps the second core mostly idle: two single-threaded streams transcribed 2.0×
 as much audio a second as one stream on both cores (and one stream on one thread was no slower
 than on two), measured on the 9 how-tos of benchmarks `ingest_engines`.
+
+Languages (`language.py`): with `language="auto"` (the default) a video is transcribed by the
+English model first; when that transcript does not read as English, a multilingual Whisper
+(`multilingual_model`, default whisper-base from `videorag[languages]`) identifies the language
+and transcribes it again in that language. Without a multilingual model such a video is refused
+in words (never indexed as English-sounding noise). `language="en"` skips identification; any
+other code transcribes with the multilingual model in that language.
 """
 
 from __future__ import annotations
@@ -35,39 +42,36 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 
-from ..errors import MediaError
-from ..models import WHISPER_TINY_EN, resolve
-from ..types import Segment, Word
+from ..errors import MediaError, ModelNotFoundError
+from ..models import PRESETS, WHISPER_BASE, WHISPER_TINY_EN, installed, resolve
+from ..types import Segment, Transcript, Word
 from .align import Remembered, aligned
 from .audio import SAMPLE_RATE, WINDOW_SECONDS, audio_windows
+from .language import Heard, Stretches, identify, looks_english
 
 log = logging.getLogger(__name__)
 SEED = 0  # of the sampling Whisper falls back to
+LANGUAGES_INSTALL = "pip install 'videorag[languages]'"
 
 
-class FasterWhisperASR:
-    def __init__(
-        self,
-        model: str | None = None,
-        language: str | None = "en",
-        device: str = "auto",
-        compute_type: str = "default",
-        beam_size: int = 1,
-        window_seconds: float = WINDOW_SECONDS,
-        streams: int = 1,
-    ):
-        self.language = language
-        self.device = device
-        self.compute_type = compute_type
-        self.beam_size = beam_size
-        self.window_seconds = window_seconds
-        self.streams = streams
-        self._models: queue.SimpleQueue | None = None  # the idle instances, one per stream
+PROBE_SECONDS = 20.0  # the English model's transcript of this much of a video's start decides whether it goes on
+
+
+class NotEnglish(Exception):
+    """The start of a video does not read as English (raised by a probing English transcription)."""
+
+
+class Pool:
+    """`streams` instances of one Whisper model, loaded together on first use; each window
+    borrows an idle one."""
+
+    def __init__(self, path: str, device: str, compute_type: str, streams: int):
+        self.path, self.device, self.compute_type, self.streams = path, device, compute_type, streams
+        self._models: queue.SimpleQueue | None = None
         self._loading = threading.Lock()
-        self._path, self.model_name = resolve(model, WHISPER_TINY_EN)
+        self.multilingual = False
 
     def warm_up(self) -> None:
-        """Load the `streams` model instances (once)."""
         with self._loading:
             if self._models is None:
                 from faster_whisper import WhisperModel
@@ -78,13 +82,14 @@ class FasterWhisperASR:
                 threads = max(1, cpu_threads() // self.streams)
                 models: queue.SimpleQueue = queue.SimpleQueue()
                 for _ in range(self.streams):
-                    model = WhisperModel(self._path, device=self.device, compute_type=compute, cpu_threads=threads)
+                    model = WhisperModel(self.path, device=self.device, compute_type=compute, cpu_threads=threads)
                     Remembered(model)  # its encoder outputs, for the word alignment after decoding
+                    self.multilingual = model.model.is_multilingual
                     models.put(model)
                 self._models = models
 
     @contextmanager
-    def _model(self) -> Iterator:
+    def borrow(self) -> Iterator:
         """An idle model instance, for one window (waits while all `streams` are busy)."""
         self.warm_up()
         assert self._models is not None
@@ -94,64 +99,191 @@ class FasterWhisperASR:
         finally:
             self._models.put(model)
 
-    def transcribe(self, path: str, progress: Callable[[float], None] | None = None) -> list[Segment]:
-        """The file's windows go to the idle instances: up to `streams` of one long file at once
-        when no other file is being transcribed (at most that many windows decoded ahead).
-        `progress` is called after every piece (from the windows' threads): raising there stops
-        the transcription within a piece."""
+
+class FasterWhisperASR:
+    def __init__(
+        self,
+        model: str | None = None,
+        language: str | None = "auto",
+        device: str = "auto",
+        compute_type: str = "default",
+        beam_size: int = 1,
+        window_seconds: float = WINDOW_SECONDS,
+        streams: int = 1,
+        multilingual_model: str | None = None,
+    ):
+        self.language = language or "auto"
+        self.beam_size = beam_size
+        self.window_seconds = window_seconds
+        path, self.model_name = resolve(model, WHISPER_TINY_EN)
+        self._pool = Pool(path, device, compute_type, streams)
+        self._multilingual_spec = multilingual_model
+        self._multilingual: Pool | None = None
+
+    @property
+    def streams(self) -> int:
+        return self._pool.streams
+
+    def warm_up(self) -> None:
+        """Load the `streams` model instances (once)."""
+        self._pool.warm_up()
+
+    def multilingual(self) -> Pool:
+        """The pool that transcribes other languages: the main model when it is multilingual, else
+        `multilingual_model` (loaded on first use; assembled into the cache only then)."""
+        self._pool.warm_up()
+        if self._pool.multilingual:
+            return self._pool
+        if self._multilingual is None:
+            spec = self._multilingual_spec
+            preset = PRESETS.get(spec or "", WHISPER_BASE)
+            if spec is None and not installed(preset):
+                raise ModelNotFoundError("no multilingual speech model is installed", LANGUAGES_INSTALL)
+            path, _ = resolve(spec, WHISPER_BASE)
+            self._multilingual = Pool(path, self._pool.device, self._pool.compute_type, self._pool.streams)
+        return self._multilingual
+
+    def transcribe(self, path: str, progress: Callable[[float], None] | None = None) -> Transcript:
+        """The file's speech in its language (`Transcript.language`): see the module's docstring."""
+        if self.language not in ("auto", "en"):
+            return self._run(path, self.multilingual(), Heard(self.language), progress)[0]
+        self.warm_up()
+        if self.language == "en":
+            return self._run(path, self._pool, Heard("en"), progress)[0]
+        stretches = Stretches()
+        if self._pool.multilingual:  # identify first, then transcribe once
+            for _, audio in audio_windows(path, self.window_seconds):
+                stretches.add(audio)
+            heard = self._identify(self._pool, stretches) or Heard("en")
+            return self._run(path, self._pool, heard, progress)[0]
+        try:
+            english, pieces = self._run(path, self._pool, Heard("en"), progress, stretches, probe=True)
+        except NotEnglish:  # a stretch of its first window is not: nothing more is transcribed in English
+            english, pieces = Transcript(), []
+            stretches = Stretches()
+            for _, audio in audio_windows(path, self.window_seconds):
+                stretches.add(audio)
+        if looks_english(pieces):
+            return english
+        pool = self._other_language(path, english)
+        found = self._identify(pool, stretches)
+        if found is not None and found.language == "en" and not pieces:  # English after all
+            english = self._run(path, self._pool, found, progress)[0]
+        if found is None or found.language == "en":  # no speech in it, or English
+            return Transcript(english, "en", found.probability if found else None)
+        return self._run(path, pool, found, progress)[0]
+
+    def _other_language(self, path: str, english: list[Segment]) -> Pool:
+        """The multilingual pool, for a video whose English transcript is unlikely; refused in
+        words without one."""
+        try:
+            return self.multilingual()
+        except ModelNotFoundError:
+            said = "no English speech recognised in the audio" if not english else "the speech does not sound English"
+            raise MediaError(
+                f"{path}: {said}, and no multilingual speech model is installed",
+                f"to index other languages: {LANGUAGES_INSTALL}; to keep it as English: --language en; "
+                "or put subtitles (.srt / .vtt) beside it",
+            ) from None
+
+    @staticmethod
+    def _identify(pool: Pool, stretches: Stretches) -> Heard | None:
+        with pool.borrow() as model:
+            return identify(model, stretches.spread())
+
+    def _run(
+        self,
+        path: str,
+        pool: Pool,
+        heard: Heard,
+        progress: Callable[[float], None] | None,
+        stretches: Stretches | None = None,
+        probe: bool = False,
+    ) -> tuple[Transcript, list]:
+        """(transcript, faster-whisper's pieces) of the file in `heard.language`. The file's
+        windows go to the pool's idle instances: up to `streams` of one long file at once when no
+        other file is being transcribed (at most that many windows decoded ahead). `progress` is
+        called after every piece (from the windows' threads): raising there stops the
+        transcription within a piece. `stretches` keeps a few stretches of audio on the way; with
+        `probe`, NotEnglish is raised once the first PROBE_SECONDS of the first window (or all of it)
+        do not read as English, and the other windows stop."""
         segments: list[Segment] = []
+        pieces: list = []
         reached = [0.0]  # recognised up to here; said again after every piece, so a caller can stop us
+        stop = threading.Event()  # set when the probed start is not English: the other windows stop
         again = (lambda: progress(reached[0])) if progress is not None else None
         try:
-            with ThreadPoolExecutor(self.streams, thread_name_prefix="videorag-asr") as pool:
+            with ThreadPoolExecutor(pool.streams, thread_name_prefix="videorag-asr") as threads:
                 running: deque = deque()
                 for start, audio in audio_windows(path, self.window_seconds):
-                    job = pool.submit(self._window, start, audio, again)
+                    if stretches is not None:
+                        stretches.add(audio)
+                    checked = probe and not start
+                    job = threads.submit(self._window, pool, heard.language, start, audio, again, checked, stop)
                     running.append((start + len(audio) / SAMPLE_RATE, job))
-                    if len(running) >= self.streams:
-                        segments += _done(running.popleft(), progress, reached)
+                    if len(running) >= pool.streams:
+                        _done(running.popleft(), progress, reached, segments, pieces)
                 while running:
-                    segments += _done(running.popleft(), progress, reached)
+                    _done(running.popleft(), progress, reached, segments, pieces)
+        except NotEnglish:
+            raise
         except Exception as exc:  # PyAV / CTranslate2 raise many types for broken audio
             raise MediaError(
                 f"{path}: audio cannot be transcribed ({exc.__class__.__name__}: {exc})",
                 "the audio track is corrupt; re-export the file or add .srt subtitles",
             ) from exc
-        return [s for s in segments if s.text]
+        return Transcript([s for s in segments if s.text], heard.language, heard.probability), pieces
 
-    def _window(self, start: float, audio, again: Callable[[], None] | None) -> list[Segment]:
+    def _window(self, pool: Pool, language: str, start: float, audio, again, probe=False, stop=None) -> tuple:
         import ctranslate2
 
         segments = []
-        with self._model() as model:
+        with pool.borrow() as model:
             ctranslate2.set_random_seed(SEED)
             pieces, info = model.transcribe(
                 audio,
-                language=self.language,
+                language=language,
                 beam_size=self.beam_size,
                 condition_on_previous_text=False,
                 vad_filter=False,
             )
-            decoded = []
+            decoded: list = []
             for p in pieces:  # decoded lazily, ~30 s of audio at a time
                 decoded.append(p)
+                if stop is not None and stop.is_set():
+                    raise NotEnglish
+                if probe and p.end >= PROBE_SECONDS:
+                    probe = _probed(decoded, stop)
                 if again is not None:
                     again()
+            if probe:
+                _probed(decoded, stop)
             timed = aligned(model, audio, decoded, info.language)
             for p, words in zip(decoded, timed):
                 moved = tuple(Word(start + w.start, start + w.end, w.text) for w in words)
                 segments.append(Segment(start + float(p.start), start + float(p.end), p.text.strip(), moved))
-        return segments
+        return segments, decoded
 
 
-def _done(window: tuple[float, Future], progress: Callable[[float], None] | None, reached: list) -> list[Segment]:
-    """A window's segments, once recognised; `progress` hears where it ends."""
+def _probed(decoded: list, stop) -> bool:
+    """False (probing is over) when the pieces decoded so far read as English; else NotEnglish,
+    the other windows told to `stop`."""
+    if looks_english(decoded):
+        return False
+    if stop is not None:
+        stop.set()
+    raise NotEnglish
+
+
+def _done(window: tuple[float, Future], progress, reached: list, segments: list, pieces: list) -> None:
+    """A window's segments (and pieces), once recognised; `progress` hears where it ends."""
     end, job = window
-    segments = job.result()
+    done, decoded = job.result()
+    segments += done
+    pieces += decoded
     reached[0] = end
     if progress is not None:
         progress(end)
-    return segments
 
 
 def cpu_threads() -> int:

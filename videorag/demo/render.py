@@ -52,12 +52,13 @@ class StepSpan:
     text: str
 
 
-def speak(text: str, speed: int = 165) -> np.ndarray:
-    """Mono int16 speech for `text` at SAMPLE_RATE."""
+def speak(text: str, speed: int = 165, voice: str = "en") -> np.ndarray:
+    """Mono int16 speech for `text` at SAMPLE_RATE, in espeak-ng's `voice` (a language code)."""
     if shutil.which("espeak-ng") is None:
         raise MissingDependencyError("espeak-ng is not installed", "apt-get install espeak-ng")
     with tempfile.NamedTemporaryFile(suffix=".wav") as tmp:
-        subprocess.run(["espeak-ng", "-s", str(speed), "-w", tmp.name, text], check=True, capture_output=True)
+        command = ["espeak-ng", "-v", voice, "-s", str(speed), "-w", tmp.name, text]
+        subprocess.run(command, check=True, capture_output=True)
         with wave.open(tmp.name) as wav:
             return np.frombuffer(wav.readframes(wav.getnframes()), np.int16)
 
@@ -88,10 +89,11 @@ def render(
     audio: bool = True,
     gop: int | None = None,
     speed: int = 165,
+    voice: str = "en",
 ) -> list[StepSpan]:
     """Write `howto` to `path` (mp4/mkv/webm by suffix); returns each step's time span.
-    `speed` is espeak-ng's speaking rate (its words per minute setting)."""
-    speech = [speak(s, speed) for s in howto.steps]
+    `speed` is espeak-ng's speaking rate (its words per minute setting), `voice` its language."""
+    speech = [speak(s, speed, voice) for s in howto.steps]
     pause = np.zeros(int(PAUSE * SAMPLE_RATE), np.int16)
     spans, t = [], 0.0
     for text, clip in zip(howto.steps, speech):

@@ -8,8 +8,9 @@ import json
 from ..errors import IndexError_
 from .location import locate
 
-FORMAT = 2  # 2: a `words` table (word timings); 1 is read too, its citations at sentence precision
-READS = (1, 2)
+FORMAT = 3  # 2: a `words` table (word timings); 3: a `languages` table. 1 and 2 are read too (1: citations
+# at sentence precision; both: every video taken as English); they gain the tables with their next video
+READS = (1, 2, 3)
 META_FILE = "videorag.json"
 CHANGED_FILE = ".changed"  # replaced by every write: its content is the index's change token
 

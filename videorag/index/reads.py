@@ -70,6 +70,31 @@ class Reads(IndexState):
             if a < end and b > start
         ]
 
+    def languages(self) -> dict[str, tuple[str, float | None]]:
+        """{video_id: (language, probability)} of the videos whose language is recorded (format 3;
+        the others were indexed as English)."""
+        if not self.has_languages:
+            return {}
+        rows = self._tables["languages"].search().to_arrow().to_pylist()
+        return {r["video_id"]: (r["language"], r["probability"]) for r in rows}
+
+    def multilingual(self, live: set[str]) -> set[str]:
+        """The videos of `live` whose vectors are the multilingual embedder's (`embed.e5`)."""
+        if not self.has_languages:
+            return set()
+        rows = self._tables["languages"].search().where("multilingual").select(["video_id"]).to_arrow()
+        return set(rows["video_id"].to_pylist()) & live
+
+    def language_counts(self, live: list[str]) -> dict[str, int]:
+        """{language: videos} of the videos in `live`, most first; those without a recorded
+        language count as English."""
+        known = self.languages()
+        counts: dict[str, int] = {}
+        for video_id in live:
+            language = known.get(video_id, ("en", None))[0]
+            counts[language] = counts.get(language, 0) + 1
+        return dict(sorted(((k, v) for k, v in counts.items() if v > 0), key=lambda kv: -kv[1]))
+
     def words_table(self, live: set[str]) -> pa.Table:
         """The `words` rows (one per video) of the videos in `live`."""
         ids = sorted(live)
@@ -213,7 +238,7 @@ class Reads(IndexState):
         return tuple(t.version for t in list(self._tables.values()))
 
     def stats(self) -> dict:
-        videos = self.videos(["duration", "source"])
+        videos = self.videos(["video_id", "duration", "source"])
         return {
             "path": str(self.location),
             "videos": videos.num_rows,
@@ -222,6 +247,7 @@ class Reads(IndexState):
             "frames": self._tables["frames"].count_rows(),
             "captions": self._tables["captions"].count_rows() if self.has_captions else 0,
             "word_timings": self._tables["words"].count_rows() if self.has_words else 0,
+            "languages": self.language_counts(videos["video_id"].to_pylist()),
             "format": self.meta.get("format", 1),
             "disk_bytes": self.location.disk_bytes(),
             "models": {k: v for k, v in self.meta.items() if k != "format"},

@@ -6,7 +6,8 @@ Layout: `videorag.json` (format, the models that made the embeddings) and three 
 (sampled frames as JPEG with timestamps); with the visual path also `frame_vectors` and
 `visual`, with a captioner also `captions` (a text per sampled frame, embedded by the text
 embedder: RAG-Adapter's CaptionsDB), from format 2 on `words` (each video's recognised words and
-their times; a format-1 index is read too and gains the table with its first timed video). Rows
+their times), from format 3 on `languages` (each video's; an older index is read too and gains
+both tables with its next video). Rows
 of a video missing from `videos` are orphans of an interrupted ingest; they are ignored by readers
 and removed by the next ingest. Every write holds the index's writer lock (`lock.py`); readers
 see other processes' commits after `refresh()`.
@@ -26,7 +27,15 @@ from ..errors import IndexError_
 from .location import Location, locate
 from .meta import CHANGED_FILE, FORMAT, META_FILE, check_embedder, check_visual, open_meta, read_meta, write_meta
 from .reads import Reads
-from .tables import VideoRecord, caption_schemas, core_schemas, view_schemas, visual_schemas, word_schemas
+from .tables import (
+    VideoRecord,
+    caption_schemas,
+    core_schemas,
+    language_schemas,
+    view_schemas,
+    visual_schemas,
+    word_schemas,
+)
 from .writes import Writes
 
 __all__ = ["VideoIndex", "VideoRecord"]
@@ -58,6 +67,8 @@ class VideoIndex(Reads, Writes):
             self._open_tables(view_schemas(self.meta["visual_dim"]))
         if self.has_words:
             self._open_tables(word_schemas())
+        if self.has_languages:
+            self._open_tables(language_schemas())
 
     def _open_tables(self, schemas: dict[str, pa.Schema]) -> None:
         for name, schema in schemas.items():
@@ -108,11 +119,18 @@ class VideoIndex(Reads, Writes):
         table with the first video added that has them, its older videos cited by sentence)."""
         return self.meta.get("format", 1) >= 2
 
-    def enable_words(self) -> None:
-        """Create the `words` table and record format 2 (under the writer lock)."""
+    @property
+    def has_languages(self) -> bool:
+        """Whether the index keeps each video's language (format 3; an older index's videos are
+        taken as English)."""
+        return self.meta.get("format", 1) >= 3
+
+    def upgrade(self) -> None:
+        """Create the tables of this version's format (`words`, `languages`) and record it (under
+        the writer lock): an older index gains them with its next video."""
         with self.writer():
-            if not self.has_words:
-                self._open_tables(word_schemas())
+            if self.meta.get("format", 1) < FORMAT:
+                self._open_tables(word_schemas() | language_schemas())
                 self._record(format=FORMAT)
 
     @property

@@ -6,7 +6,7 @@ its LanceDB tables.
 JPEG with timestamps); with the visual path also `frame_vectors` and `visual` (and CARVE's
 `chunk_views`), with a captioner also `captions` (a text per sampled frame, embedded by the text
 embedder: RAG-Adapter's CaptionsDB); from format 2 on, `words` (recognised words and their times,
-for citations at the words that say a claim).
+for citations at the words that say a claim); from format 3 on, `languages` (each video's).
 """
 
 from __future__ import annotations
@@ -40,6 +40,9 @@ class VideoRecord:
     captions: list[Caption] = field(default_factory=list)  # when a captioner is on
     caption_vectors: np.ndarray | None = None  # (len(captions), text dim)
     chunk_views: list[ChunkView] = field(default_factory=list)  # CARVE's visual views, per chunk
+    language: str = "en"  # ISO 639-1 code of its speech or subtitles
+    language_p: float | None = None  # the probability identification gave it (None: not identified)
+    multilingual: bool = False  # its vectors are the multilingual embedder's (`embed.e5`), not the index's
 
     @property
     def text(self) -> str:
@@ -91,6 +94,22 @@ def word_schemas() -> dict[str, pa.Schema]:
     return {
         "words": pa.schema(
             [("video_id", pa.string()), ("starts", times), ("ends", times), ("words", pa.list_(pa.string()))]
+        )
+    }
+
+
+def language_schemas() -> dict[str, pa.Schema]:
+    """Each video's language (index format 3): an ISO 639-1 code, the probability language
+    identification gave it (null: not identified), and whether its vectors (units and video)
+    are the multilingual embedder's rather than the index's own text embedder's."""
+    return {
+        "languages": pa.schema(
+            [
+                ("video_id", pa.string()),
+                ("language", pa.string()),
+                ("probability", pa.float64()),
+                ("multilingual", pa.bool_()),
+            ]
         )
     }
 

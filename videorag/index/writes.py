@@ -31,8 +31,8 @@ class Writes(IndexState):
                 f"index {self.location} has no captions table",
                 "call VideoIndex.enable_captions(name, model) before adding captions",
             )
-        if any(s.words for r in records for s in r.segments) and not self.has_words:
-            self.enable_words()
+        if records and not self.has_languages:
+            self.upgrade()
         if records:
             with self.writer():
                 self._add(records)
@@ -60,6 +60,7 @@ class Writes(IndexState):
                 self._add_chunk_views(record)
             if self.has_words and any(s.words for s in record.segments):
                 self._add_words(record)
+            self._add_language(record)
         rows = pa.concat_tables([self._video_row(r) for r in records])
         (
             self._tables["videos"]
@@ -116,6 +117,11 @@ class Writes(IndexState):
                 schema=self._tables["captions"].schema,
             )
         )
+
+    def _add_language(self, record: VideoRecord) -> None:
+        row = {"video_id": [record.video_id], "language": [record.language], "probability": [record.language_p]}
+        row["multilingual"] = [record.multilingual]
+        self._tables["languages"].add(pa.table(row, schema=self._tables["languages"].schema))
 
     def _add_words(self, record: VideoRecord) -> None:
         words = [w for s in record.segments for w in s.words]

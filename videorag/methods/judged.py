@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..config import SearchConfig
+from ..embed.e5 import of as e5_of
 from ..retrieve.base import Candidate, Method, Ranking
 from ..retrieve.fusion import minmax
 from ..retrieve.moments import segment_relevance
@@ -174,10 +175,13 @@ def with_vectors(qc, found: list[StepCandidate]) -> list[StepCandidate]:
     answer the covering segment's vector blurs with its neighbours."""
     if len(found) < 2:
         return found
-    vectors = qc.searcher.embedder.embed([s.text for s in found])
-    query = qc.vector()
+    vectors, queries = _own_vectors(qc, found)
     topics = np.asarray([qc.corpus.videos.vectors[s.cited.video] for s in found])
-    dense = vectors @ query - (topics @ query) * np.einsum("ij,ij->i", vectors, topics)
+    along = lambda a, b: np.einsum("ij,ij->i", a, b)  # noqa: E731
+    if queries.ndim == 1:  # one query vector for every step (no video in another language)
+        dense = vectors @ queries - (topics @ queries) * along(vectors, topics)
+    else:
+        dense = along(vectors, queries) - along(topics, queries) * along(vectors, topics)
     for s, d in zip(found, minmax(dense)):
         s.own = (2 * s.own + float(d)) / 3
     return found
@@ -267,3 +271,20 @@ def judge(config, resources):
     from ..rerank import shared_reranker
 
     return shared_reranker(config, resources)
+
+
+def _own_vectors(qc, found: list) -> tuple[np.ndarray, np.ndarray]:
+    """(each step's vector, the query's vector in its space): the index's embedder, or for a
+    video in another language the multilingual one (`embed.e5`)."""
+    other = np.asarray([qc.corpus.is_multilingual(s.cited.video) for s in found], bool)
+    texts = [s.text for s in found]
+    if not other.any():
+        return qc.searcher.embedder.embed(texts), qc.vector()
+    vectors = np.zeros((len(found), len(qc.vector())), np.float32)
+    queries = np.tile(qc.vector(), (len(found), 1))
+    if (~other).any():
+        vectors[~other] = qc.searcher.embedder.embed([t for t, o in zip(texts, other) if not o])
+    if other.any():
+        vectors[other] = e5_of(qc.searcher.resources).embed([t for t, o in zip(texts, other) if o])
+        queries[other] = qc.multilingual_vector()
+    return vectors, queries

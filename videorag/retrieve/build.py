@@ -53,6 +53,12 @@ def corpus_of(index, only: set[str] | None = None, into: Path | None = None) -> 
     )
     if index.has_words:
         corpus.words = of_index(index.words_table(set(ids)), row)
+    multilingual = index.multilingual(set(ids))
+    if multilingual:
+        corpus.multilingual = np.asarray([v in multilingual for v in ids], bool)
+    languages = index.languages()
+    if any(languages.get(v, ("en",))[0] != "en" for v in ids):
+        corpus.languages = [languages.get(v, ("en",))[0] for v in ids]
     if only is None:
         _add_frames(corpus, index)
     return corpus

@@ -193,6 +193,20 @@ class Corpus:
     chunk_seconds: float = DEFAULT_CHUNK_SECONDS
     embed_model: str = ""  # the text embedder's name (what made the transcript view)
     words: Words | None = None  # word timings (`retrieve.words`), None: the index keeps none
+    multilingual: np.ndarray | None = None  # (videos,) bool: whose vectors are e5's (`embed.e5`); None: none
+    languages: list[str] | None = None  # each video's language (ISO 639-1); None: every video English
+
+    def language_of(self, video: int) -> str:
+        return self.languages[video] if self.languages is not None else "en"
+
+    def multilingual_rows(self, level: Level) -> np.ndarray:
+        """The rows of `level` whose vectors are the multilingual embedder's (ascending)."""
+        if self.multilingual is None or not self.multilingual.any():
+            return np.zeros(0, np.int64)
+        return np.flatnonzero(self.multilingual[level.owner])
+
+    def is_multilingual(self, video: int) -> bool:
+        return self.multilingual is not None and bool(self.multilingual[video])
 
     def words_of(self, video_id: str, start: float, end: float) -> list[Word]:
         """The words of a video said between `start` and `end` ([] without word timings)."""
@@ -236,6 +250,8 @@ class Corpus:
             self.videos.subset(rows),
             chunk_seconds=self.chunk_seconds,
             embed_model=self.embed_model,
+            multilingual=None if self.multilingual is None else self.multilingual[rows],
+            languages=None if self.languages is None else [self.languages[int(i)] for i in rows],
         )
 
     def extended(self, other: "Corpus") -> "Corpus":
@@ -254,4 +270,15 @@ class Corpus:
             chunk_seconds=self.chunk_seconds,
             embed_model=self.embed_model,
             words=joined(self.words, other.words, first),
+            multilingual=None
+            if self.multilingual is None and other.multilingual is None
+            else np.r_[_flags(self.multilingual, first), _flags(other.multilingual, len(other.video_ids))],
+            languages=None
+            if self.languages is None and other.languages is None
+            else [*(self.languages or ["en"] * first), *(other.languages or ["en"] * len(other.video_ids))],
         )
+
+
+def _flags(flags: np.ndarray | None, n: int) -> np.ndarray:
+    """Per-video flags, all False for None."""
+    return np.zeros(n, bool) if flags is None else np.asarray(flags, bool)

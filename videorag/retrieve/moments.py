@@ -62,7 +62,7 @@ def own_relevance(qc, video: int, lo: int, hi: int, cfg: MomentConfig) -> tuple[
     if not cfg.topic_discount:
         return mix(dense), mix(dense)
     topic = qc.corpus.videos.vectors[video]
-    discount = cfg.topic_discount * float(qc.vector() @ topic) * (level.vectors[lo:hi] @ topic)
+    discount = cfg.topic_discount * float(qc.vector_of(video) @ topic) * (level.vectors[lo:hi] @ topic)
     return mix(dense - discount), mix(dense)
 
 

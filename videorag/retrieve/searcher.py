@@ -13,6 +13,8 @@ import numpy as np
 
 from ..config import SearchConfig
 from ..embed import embed_queries
+from ..embed.e5 import calibrated
+from ..embed.e5 import of as e5_of
 from ..errors import IndexError_
 from ..resources import Resources, own
 from ..types import Hit
@@ -95,27 +97,65 @@ class QueryContext:
             )
         return self.memo("visual", lambda: visual.embed_texts([self.query.text])[0])
 
+    def multilingual_vector(self, text: str | None = None) -> np.ndarray:
+        """The query's multilingual-e5 embedding, for the videos embedded by it (`embed.e5`)."""
+        text = self.query.text if text is None else text
+        return self.memo(("e5", text), lambda: e5_of(self.searcher.resources).embed_queries([text])[0])
+
+    def vector_of(self, video: int) -> np.ndarray:
+        """The query's embedding in the space of `video`'s vectors."""
+        return self.multilingual_vector() if self.corpus.is_multilingual(video) else self.vector()
+
     def dense(self, level: Level, text: str | None = None) -> np.ndarray:
         """Every item's similarity to the query (approximate on a level with an ANN index: see
-        `Level.expand`); for scores inside one video use `dense_span`."""
+        `Level.expand`); for scores inside one video use `dense_span`. The rows of videos in
+        another language are scored by the multilingual embedder (`calibrated`)."""
         if level.ann is not None:
             return self.memo(("dense", id(level), text), lambda: level.expand(*self.candidates(level, text)))
-        return self.memo(("dense", id(level), text), lambda: np.asarray(level.vectors @ self.vector(text)))
+        return self.memo(
+            ("dense", id(level), text), lambda: self._mixed(level, np.asarray(level.vectors @ self.vector(text)), text)
+        )
 
     def candidates(self, level: Level, text: str | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(rows, exact similarities) of the items the level's ANN index finds for the query."""
+        """(rows, exact similarities) of the items the level's ANN index finds for the query, and
+        every row of a video in another language (scored exactly by the multilingual embedder)."""
         ann = level.ann
         assert ann is not None, "candidates come from a level's ANN index"
-        return self.memo(
-            ("ann", id(level), text),
-            lambda: ann.search(self.vector(text), self.config.ann_probes or ann.probes, self.config.ann_shortlist),
-        )
+
+        def found() -> tuple[np.ndarray, np.ndarray]:
+            rows, scores = ann.search(
+                self.vector(text), self.config.ann_probes or ann.probes, self.config.ann_shortlist
+            )
+            other = self._multilingual_rows(level)
+            if not len(other):
+                return rows, scores
+            keep = ~np.isin(rows, other)
+            rows = np.r_[rows[keep], other]
+            scores = np.r_[scores[keep], calibrated(np.asarray(level.vectors[other]) @ self.multilingual_vector(text))]
+            order = np.argsort(rows, kind="stable")
+            return rows[order], scores[order].astype(np.float32)
+
+        return self.memo(("ann", id(level), text), found)
 
     def dense_span(self, level: Level, lo: int, hi: int) -> np.ndarray:
         """Exact similarities of items lo..hi-1 (one video's) to the query."""
+        if hi > lo and self.corpus.is_multilingual(int(level.owner[lo])):
+            return calibrated(np.asarray(level.vectors[lo:hi]) @ self.multilingual_vector())
         if level.ann is None:
             return self.dense(level)[lo:hi]
         return level.span_similarity(self.vector(), lo, hi)
+
+    def _multilingual_rows(self, level: Level) -> np.ndarray:
+        return self.memo(("multilingual", id(level)), lambda: self.corpus.multilingual_rows(level))
+
+    def _mixed(self, level: Level, scores: np.ndarray, text: str | None) -> np.ndarray:
+        """`scores` with the rows of videos in another language scored by the multilingual embedder."""
+        rows = self._multilingual_rows(level)
+        if not len(rows):
+            return scores
+        out = np.array(scores, np.float32)
+        out[rows] = calibrated(np.asarray(level.vectors[rows]) @ self.multilingual_vector(text))
+        return out
 
     def lexical(self, level: Level) -> np.ndarray:
         return self.memo(("bm25", id(level)), lambda: level.bm25.scores(self.query.text))

@@ -9,7 +9,9 @@ times, owners, unit vectors, texts (UTF-8 blob + offsets), BM25 postings (`BM25.
 video level also its phrase-bigram BM25, which `best` reads) and, past `ann_min_rows`, an ANN
 index (`ann`: IVF-Flat, or IVF-PQ on very large levels); the frame vectors and each video's
 visual vector (an index with a visual backend); CARVE's chunk views (`views.*`, `view.NAME.*`);
-the word timings (`words.*`: an index of format 2), which citations narrow to.
+the word timings (`words.*`: an index of format 2), which citations narrow to; the rows of the
+videos whose vectors are the multilingual embedder's (`multilingual` in the manifest) and each
+video's language (`languages`, null when all are English).
 A search reads nothing else — no LanceDB on the query path.
 
 A snapshot is fresh while the index's change marker (`.changed`, replaced by every write) holds
@@ -44,7 +46,7 @@ from .words import Words
 
 log = logging.getLogger(__name__)
 
-FORMAT = 4  # 3: BM25 postings in impact order, with their average length; 4: word timings
+FORMAT = 5  # 3: BM25 postings in impact order, with their average length; 4: word timings; 5: multilingual rows
 FOLDER = "search"
 LEVELS = ("segment", "chunk", "video")
 FRAME_ARRAYS = ("owner", "times", "vectors")
@@ -141,6 +143,10 @@ def load(index, fresh_token: str) -> Corpus | None:
         )
         if found.get("views") is not None:
             corpus.views = _load_views(folder, found["views"], corpus.chunks)
+        corpus.languages = found.get("languages")
+        if found.get("multilingual"):
+            corpus.multilingual = np.zeros(len(corpus.video_ids), bool)
+            corpus.multilingual[found["multilingual"]] = True
         if found.get("words"):
             owner, starts, ends = (mapped(folder / f"words.{key}.npy") for key in WORD_ARRAYS)
             corpus.words = Words(owner, starts, ends, _load_texts(folder, "words"))
@@ -226,6 +232,8 @@ def save(
         "visual": corpus.visual is not None,
         "frames": corpus.frames is not None,
         "words": corpus.words is not None,
+        "multilingual": [] if corpus.multilingual is None else np.flatnonzero(corpus.multilingual).tolist(),
+        "languages": corpus.languages,
         "chunk_seconds": corpus.chunk_seconds,
         "embed_model": corpus.embed_model,
         "views": _save_views(tmp, corpus.chunk_views),

@@ -1,14 +1,21 @@
-"""Tokenisation for lexical retrieval: lower-case words, English stop words out, Porter stems
-(PyStemmer's C Porter stemmer: importing NLTK's cost seconds of a cold search); and the plain
-split of a text into sentences that answers are made of and checked by."""
+"""Tokenisation for lexical retrieval: lower-case words of any script, accents folded ("cómo" and
+"como" are one word: Whisper writes them either way), each Chinese or Japanese character a word
+of its own, English stop words out, Porter stems (PyStemmer's C Porter stemmer: importing NLTK's
+cost seconds of a cold search). One analyser for every language: a question and the transcript
+that answers it are in one language, so one stemmer on both keeps them matching (Porter takes
+off the plural -s of Spanish and French words too); ASCII text is tokenised as before. And the
+plain split of a text into sentences that answers are made of and checked by."""
 
 from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from functools import lru_cache
 
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_ASCII_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_IDEOGRAPH = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # kana, CJK ideographs
+_WORD = re.compile(rf"[{_IDEOGRAPH}]|[^\W_{_IDEOGRAPH}]+(?:'[^\W_{_IDEOGRAPH}]+)?")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -31,7 +38,7 @@ we'll gonna wanna okay ok yeah uh um oh like really also get got go going know
 )
 
 
-ANALYZER = "words-stop-porter/pystemmer-1"  # recorded in search snapshots: a change rebuilds them
+ANALYZER = "unicode-words-stop-porter/pystemmer-2"  # recorded in search snapshots: a change rebuilds them
 _local = threading.local()  # a PyStemmer stemmer must not be shared between threads
 
 
@@ -45,8 +52,17 @@ def stem(word: str) -> str:
     return stemmer.stemWord(word)
 
 
+def words(text: str) -> list[str]:
+    """The lower-case words of `text`, accents folded (see the module's docstring)."""
+    text = text.lower()
+    if text.isascii():
+        return _ASCII_WORD.findall(text)
+    folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return _WORD.findall(unicodedata.normalize("NFC", folded))
+
+
 def tokenize(text: str) -> list[str]:
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]
+    return [stem(w) for w in words(text) if w not in STOP_WORDS]
 
 
 def bigrams(text: str) -> list[str]:

@@ -27,6 +27,8 @@ import logging
 import numpy as np
 
 from ..config import VerifyConfig
+from ..languages import NOT_COVERED as NOT_COVERED_SAID
+from ..languages import not_covered
 from ..llm.yesno import EVIDENCE, prompt
 from ..types import Answer, Claim
 from .claims import NOT_COVERED, marked, says_not_covered, says_something, split_claims
@@ -37,7 +39,7 @@ from .words import Words, at_words
 __all__ = ["ABSTAINED", "NOT_COVERED", "verify", "split_claims"]
 
 log = logging.getLogger(__name__)
-ABSTAINED = "The videos do not cover this."
+ABSTAINED = NOT_COVERED_SAID["en"]  # in English; in the question's language: `languages.not_covered`
 _Ask = tuple[str, list[bytes]]  # a user message for the judge and its JPEGs
 SUPPORT = (
     "Is the claim supported by the passage? The passage comes from speech recognition and can contain "
@@ -95,7 +97,9 @@ def _renumbered(claims: list[Claim], answer: Answer) -> list[Claim]:
 
 
 def abstain(answer: Answer) -> Answer:
-    answer.answer, answer.citations, answer.claims, answer.abstained = ABSTAINED, [], [], True
+    """The answer made an abstention, said in the question's language."""
+    said = not_covered(answer.question)
+    answer.answer, answer.citations, answer.claims, answer.abstained = said, [], [], True
     return answer
 
 

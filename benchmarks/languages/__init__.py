@@ -1,0 +1,1 @@
+"""The multilingual benchmark's clips, its report and the e5 calibration (`bench_languages.py`)."""

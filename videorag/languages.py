@@ -1,0 +1,87 @@
+"""The language a question is asked in, and what videorag says in it: answers are written in the
+question's language (`generate`), and so is "the videos do not cover this" (`verify.abstain`).
+
+Identified by py3langid (`videorag[languages]`) among the languages videorag can say something
+in (`NOT_COVERED`); English when it is not installed, when the identification is unsure, and —
+without loading its model (0.7 s) — for an ASCII question with two or more English function words.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from functools import lru_cache
+
+NAMES = {
+    "en": "English", "es": "Spanish", "fr": "French", "de": "German", "it": "Italian", "pt": "Portuguese",
+    "pl": "Polish", "nl": "Dutch", "sv": "Swedish", "da": "Danish", "no": "Norwegian", "fi": "Finnish",
+    "cs": "Czech", "ro": "Romanian", "hu": "Hungarian", "el": "Greek", "ru": "Russian", "uk": "Ukrainian",
+    "tr": "Turkish", "ca": "Catalan", "id": "Indonesian", "vi": "Vietnamese", "ja": "Japanese", "zh": "Chinese",
+    "ko": "Korean", "ar": "Arabic", "he": "Hebrew",
+}  # fmt: skip
+NOT_COVERED = {
+    "en": "The videos do not cover this.",
+    "es": "Los vídeos no tratan esto.",
+    "fr": "Les vidéos n'en parlent pas.",
+    "de": "Die Videos behandeln das nicht.",
+    "it": "I video non ne parlano.",
+    "pt": "Os vídeos não tratam disso.",
+    "pl": "Filmy tego nie omawiają.",
+    "nl": "De video's behandelen dit niet.",
+    "sv": "Videorna tar inte upp detta.",
+    "da": "Videoerne handler ikke om dette.",
+    "no": "Videoene tar ikke opp dette.",
+    "fi": "Videot eivät käsittele tätä.",
+    "cs": "Videa se tomu nevěnují.",
+    "ro": "Videoclipurile nu tratează acest subiect.",
+    "hu": "A videók nem foglalkoznak ezzel.",
+    "el": "Τα βίντεο δεν καλύπτουν αυτό.",
+    "ru": "В видео об этом не говорится.",
+    "uk": "У відео про це не йдеться.",
+    "tr": "Videolar bu konuyu kapsamıyor.",
+    "ca": "Els vídeos no en parlen.",
+    "id": "Video tidak membahas hal ini.",
+    "vi": "Các video không đề cập đến điều này.",
+    "ja": "動画ではこれについて扱っていません。",
+    "zh": "视频没有涉及这个内容。",
+    "ko": "동영상에서 이 내용을 다루지 않습니다.",
+    "ar": "لا تتناول مقاطع الفيديو هذا الموضوع.",
+    "he": "הסרטונים אינם עוסקים בזה.",
+}
+SURE = 0.8  # identification's probability below which a question is taken as English
+_ENGLISH = frozenset("how what when where why which who do does did is are can should the to of my your for".split())
+_WORD = re.compile(r"[a-z']+")
+_loading = threading.Lock()
+
+
+def question_language(text: str) -> str:
+    """The ISO 639-1 code of the language `text` is written in (see the module's docstring)."""
+    lowered = text.lower()
+    if lowered.isascii() and len(_ENGLISH.intersection(_WORD.findall(lowered))) >= 2:
+        return "en"
+    identifier = _identifier()
+    if identifier is None:
+        return "en"
+    language, probability = identifier.classify(text)
+    return language if probability >= SURE and language in NOT_COVERED else "en"
+
+
+def not_covered(question: str) -> str:
+    """ "The videos do not cover this." in the question's language."""
+    return NOT_COVERED[question_language(question)]
+
+
+def name(language: str) -> str:
+    return NAMES.get(language, language)
+
+
+@lru_cache(maxsize=1)
+def _identifier():
+    with _loading:
+        try:
+            from py3langid.langid import MODEL_FILE, LanguageIdentifier
+        except ImportError:
+            return None
+        identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+        identifier.set_languages(list(NOT_COVERED))
+        return identifier
