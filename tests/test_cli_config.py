@@ -27,7 +27,7 @@ BASE = {
     "eval make-qa": ["eval", "make-qa", "--index", "i", "--generator", "llamacpp", "--out", "o"],
 }
 NEEDS = {"--caption-model": ["--captions", "ocr"]}   # fields valid only beside another
-TEXT = {"--host": "localhost", "--carve-views": "text-frame"}
+TEXT = {"--host": "localhost", "--carve-views": "text-frame", "--language": "es"}
 BUILD = {CONFIG.key: make_config, SERVE.key: serve_config, TRAIN.key: train_config}
 CASES = [(table, opt, command) for table in (CONFIG, SERVE, TRAIN) for opt in table.options for command in opt.commands]
 

@@ -76,6 +76,15 @@ def test_english_keeps_tiny_en_without_identification(asr, clips):
     assert forced.language == "en"   # --language en: taken as English, as the user said
 
 
+def test_a_language_is_a_code_or_auto():
+    from videorag.config import IngestConfig
+    from videorag.errors import ConfigError
+
+    assert IngestConfig(language="es").language == "es" and IngestConfig().language == "auto"
+    with pytest.raises(ConfigError, match="language code"):
+        IngestConfig(language="english")
+
+
 def test_a_language_given_skips_identification(clips):
     transcript = FasterWhisperASR(language="fr").transcribe(str(clips["fr"]))
     assert transcript.language == "fr" and "farine" in " ".join(s.text for s in transcript).lower()

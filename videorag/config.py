@@ -4,6 +4,7 @@ Dotted overrides (`search.carve.rerank=false`) of any config dataclass: `apply_o
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 from typing import TypeVar
@@ -82,6 +83,8 @@ class IngestConfig:
             raise ConfigError(f"`jpeg_quality` must be in 1..100, got {self.jpeg_quality!r}")
         if self.engine not in ENGINES:
             raise ConfigError(f"`engine` must be one of {', '.join(ENGINES)}, got {self.engine!r}")
+        if self.language != "auto" and not re.fullmatch(r"[a-z]{2,3}", self.language or ""):
+            raise ConfigError(f"`language` must be auto or a language code such as en, es, fr, got {self.language!r}")
         if self.frame_reduction not in ("kmeans", "uniform", "random"):
             raise ConfigError(f"`frame_reduction` must be kmeans, uniform or random, got {self.frame_reduction!r}")
         if not 0 < self.retrieval_subset <= self.retrieval_frames:
