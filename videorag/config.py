@@ -4,7 +4,6 @@ Dotted overrides (`search.carve.rerank=false`) of any config dataclass: `apply_o
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 from typing import TypeVar
@@ -53,8 +52,7 @@ class IngestConfig:
     jpeg_quality: int = 80
     chunk_seconds: float = 120.0      # fixed-window chunks, as CARVE uses
     max_segment_seconds: float = 15.0  # longer ASR/subtitle segments are split
-    segment_context: int = 0          # a segment's vector embeds it with this many neighbours on
-                                      # each side (its stored text stays its own); 0 = alone
+    segment_context: int = 0          # neighbours each side a segment's vector embeds (not its text); 0 = alone
     asr: str = "faster-whisper"
     asr_model: str | None = None      # path or hub name; None = bundled Whisper tiny.en
     language: str = "auto"            # auto: identified per video (asr/language.py); or an ISO 639-1 code
@@ -83,8 +81,8 @@ class IngestConfig:
             raise ConfigError(f"`jpeg_quality` must be in 1..100, got {self.jpeg_quality!r}")
         if self.engine not in ENGINES:
             raise ConfigError(f"`engine` must be one of {', '.join(ENGINES)}, got {self.engine!r}")
-        if self.language != "auto" and not re.fullmatch(r"[a-z]{2,3}", self.language or ""):
-            raise ConfigError(f"`language` must be auto or a language code such as en, es, fr, got {self.language!r}")
+        _check(self, "", ("language",), lambda v: v == "auto" or (v.isalpha() and v.islower() and len(v) in (2, 3)),
+               "auto or a language code such as en, es, fr")
         if self.frame_reduction not in ("kmeans", "uniform", "random"):
             raise ConfigError(f"`frame_reduction` must be kmeans, uniform or random, got {self.frame_reduction!r}")
         if not 0 < self.retrieval_subset <= self.retrieval_frames:
@@ -93,8 +91,7 @@ class IngestConfig:
         if self.max_segment_seconds > self.chunk_seconds:
             raise ConfigError(f"`max_segment_seconds` ({self.max_segment_seconds}) must not exceed "
                               f"`chunk_seconds` ({self.chunk_seconds})")
-        self.extensions = tuple(e.lower() if e.startswith(".") else "." + e.lower()
-                                for e in self.extensions)
+        self.extensions = tuple(e.lower() if e.startswith(".") else "." + e.lower() for e in self.extensions)
 
 
 @dataclass
