@@ -9,6 +9,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import IndexError_
+from ..models import E5_SMALL
 from .state import IndexState
 from .tables import VideoRecord, live_filter, quote
 
@@ -39,6 +40,8 @@ class Writes(IndexState):
 
     def _add(self, records: list[VideoRecord]) -> None:
         self._remove([r.video_id for r in records])
+        if any(r.multilingual for r in records) and "multilingual_model" not in self.meta:
+            self._record(multilingual_model=E5_SMALL.name)  # `info` names the model of other languages' vectors
         self._tables["units"].add(pa.concat_tables([self._unit_rows(r) for r in records]))
         for record in records:
             if record.frames:
