@@ -58,7 +58,12 @@ PROBE_SECONDS = 20.0  # the English model's transcript of this much of a video's
 
 
 class NotEnglish(Exception):
-    """The start of a video does not read as English (raised by a probing English transcription)."""
+    """The start of a video does not read as English (raised by a probing English transcription);
+    `heard`: whether the English model wrote anything at all."""
+
+    def __init__(self, heard: bool = False):
+        super().__init__("not English")
+        self.heard = heard
 
 
 class Pool:
@@ -158,14 +163,15 @@ class FasterWhisperASR:
             return self._run(path, self._pool, heard, progress)[0]
         try:
             english, pieces = self._run(path, self._pool, Heard("en"), progress, stretches, probe=True)
-        except NotEnglish:  # a stretch of its first window is not: nothing more is transcribed in English
-            english, pieces = Transcript(), []
+            heard_speech = bool(english)
+        except NotEnglish as stopped:  # its start is not English: nothing more is transcribed in English
+            english, pieces, heard_speech = Transcript(), [], stopped.heard
             stretches = Stretches()
             for _, audio in audio_windows(path, self.window_seconds):
                 stretches.add(audio)
         if looks_english(pieces):
             return english
-        pool = self._other_language(path, english)
+        pool = self._other_language(path, heard_speech)
         found = self._identify(pool, stretches)
         if found is not None and found.language == "en" and not pieces:  # English after all
             english = self._run(path, self._pool, found, progress)[0]
@@ -173,13 +179,13 @@ class FasterWhisperASR:
             return Transcript(english, "en", found.probability if found else None)
         return self._run(path, pool, found, progress)[0]
 
-    def _other_language(self, path: str, english: list[Segment]) -> Pool:
-        """The multilingual pool, for a video whose English transcript is unlikely; refused in
-        words without one."""
+    def _other_language(self, path: str, heard_speech: bool) -> Pool:
+        """The multilingual pool, for a video whose English transcript is unlikely (or, without
+        `heard_speech`, empty); refused in words without one."""
         try:
             return self.multilingual()
         except ModelNotFoundError:
-            said = "no English speech recognised in the audio" if not english else "the speech does not sound English"
+            said = "the speech does not sound English" if heard_speech else "no English speech recognised in the audio"
             raise MediaError(
                 f"{path}: {said}, and no multilingual speech model is installed",
                 f"to index other languages: {LANGUAGES_INSTALL}; to keep it as English: --language en; "
@@ -272,7 +278,7 @@ def _probed(decoded: list, stop) -> bool:
         return False
     if stop is not None:
         stop.set()
-    raise NotEnglish
+    raise NotEnglish(any(p.text.strip() for p in decoded))
 
 
 def _done(window: tuple[float, Future], progress, reached: list, segments: list, pieces: list) -> None:
