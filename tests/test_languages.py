@@ -98,6 +98,14 @@ def test_without_a_multilingual_model_other_speech_is_refused_in_words(clips, mo
     assert "videorag[languages]" in caught.value.hint and "--language en" in caught.value.hint
 
 
+def test_speech_whose_language_is_unclear_is_refused_in_words(clips, monkeypatch):
+    monkeypatch.setattr("videorag.asr.faster_whisper.identify", lambda model, stretches: lang.Heard("id", 0.12, "sw"))
+    with pytest.raises(MediaError) as caught:
+        FasterWhisperASR().transcribe(str(clips["es"]))
+    assert "language of its speech is unclear ('id' at 0.12, first heard as 'sw')" in str(caught.value)
+    assert "--language CODE" in caught.value.hint
+
+
 @dataclass
 class Piece:
     start: float
@@ -135,7 +143,7 @@ def test_identification_keeps_to_languages_whisper_knows_well():
             return None, None, self.probabilities
 
     heard = lang.identify(Model([("yi", 0.58), ("de", 0.19), ("la", 0.07)]), [np.ones(10), np.zeros(0)])
-    assert heard == lang.Heard("de", 0.19, "yi") and heard.doubtful and "'yi'" in heard.warning()
+    assert heard == lang.Heard("de", 0.19, "yi") and heard.doubtful
     assert lang.identify(Model([("es", 0.9)]), [np.zeros(0)]) is None   # no speech in any stretch
 
 

@@ -159,7 +159,7 @@ class FasterWhisperASR:
         if self._pool.multilingual:  # identify first, then transcribe once
             for _, audio in audio_windows(path, self.window_seconds):
                 stretches.add(audio)
-            heard = self._identify(self._pool, stretches) or Heard("en")
+            heard = _sure(path, self._identify(self._pool, stretches)) or Heard("en")
             return self._run(path, self._pool, heard, progress)[0]
         try:
             english, pieces = self._run(path, self._pool, Heard("en"), progress, stretches, probe=True)
@@ -172,7 +172,7 @@ class FasterWhisperASR:
         if looks_english(pieces):
             return english
         pool = self._other_language(path, heard_speech)
-        found = self._identify(pool, stretches)
+        found = _sure(path, self._identify(pool, stretches))
         if found is not None and found.language == "en" and not pieces:  # English after all
             english = self._run(path, self._pool, found, progress)[0]
         if found is None or found.language == "en":  # no speech in it, or English
@@ -269,6 +269,18 @@ class FasterWhisperASR:
                 moved = tuple(Word(start + w.start, start + w.end, w.text) for w in words)
                 segments.append(Segment(start + float(p.start), start + float(p.end), p.text.strip(), moved))
         return segments, decoded
+
+
+def _sure(path: str, found: Heard | None) -> Heard | None:
+    """`found`, unless identification is doubtful (`Heard.doubtful`): then the video is refused in
+    words rather than transcribed as noise in a language it may not speak."""
+    if found is not None and found.doubtful:
+        other = f", first heard as {found.heard_as!r}" if found.heard_as else ""
+        raise MediaError(
+            f"{path}: the language of its speech is unclear ({found.language!r} at {found.probability:.2f}{other})",
+            "if you know it, index it with --language CODE (e.g. --language en); or put subtitles beside it",
+        )
+    return found
 
 
 def _probed(decoded: list, stop) -> bool:

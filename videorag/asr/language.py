@@ -6,7 +6,9 @@ Only languages Whisper was trained on with a good deal of audio are candidates (
 synthetic and accented speech its identification often names a language it knows little of —
 German narrated by espeak-ng came out Yiddish (0.58, German 0.19), others Latin or Nynorsk —
 and transcribing in such a language writes noise. The probability kept is the chosen language's
-own (not renormalised), so a doubtful identification shows as doubtful (`Heard.doubtful`).
+own (not renormalised): under DOUBTFUL the video is refused in words (`faster_whisper._sure`),
+not transcribed as noise in a language it may not speak — a language Whisper knows little of, or
+none, ends there; `--language CODE` indexes it anyway.
 
 An English-only recogniser (tiny.en, the default) gets identification only when its transcript
 looks unlike English (`looks_english`): English videos keep their speed.
@@ -32,7 +34,7 @@ SLICES = 3  # stretches of a video identified (spread over it)
 KEEP = 8  # stretches kept while transcribing (thinned evenly beyond it)
 ENGLISH_LOGPROB = -0.5  # tiny.en's mean token log-probability below which a transcript may not be English
 REPETITIVE = 2.4  # gzip compression ratio above which Whisper takes a decoded text for a loop
-DOUBTFUL = 0.4  # a language identified with less probability is reported as doubtful
+DOUBTFUL = 0.4  # a language identified with less probability is doubtful: the video is refused in words
 
 
 @dataclass(frozen=True)
@@ -47,13 +49,6 @@ class Heard:
     @property
     def doubtful(self) -> bool:
         return self.probability is not None and self.probability < DOUBTFUL
-
-    def warning(self) -> str:
-        other = f" (heard as {self.heard_as!r}, which is not transcribed)" if self.heard_as else ""
-        return (
-            f"language identified as {self.language!r} with probability {self.probability:.2f}{other}; "
-            "if that is wrong, index it again with --language CODE"
-        )
 
 
 class Stretches:

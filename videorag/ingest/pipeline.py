@@ -239,8 +239,6 @@ class Ingestor:
         info = probe(path)
         segments, source, warnings = self._text(path, info)
         language = language_of(segments, source)
-        if language.doubtful:
-            warnings = [*warnings, language.warning()]
         segments = bound_segments(segments, cfg.max_segment_seconds)
         chunks = window_chunks(segments, cfg.chunk_seconds, info.duration)
         self._stage(path, "embed")
