@@ -22,7 +22,7 @@ from videorag.demo.render import HowTo, render
 from videorag.errors import MediaError
 from videorag.index.store import VideoIndex
 from videorag.index.tables import VideoRecord
-from videorag.languages import not_covered, question_language
+from videorag.languages import not_covered, text_language
 from videorag.retrieve.text import tokenize
 from videorag.types import Segment
 
@@ -224,11 +224,11 @@ def test_words_of_any_script_are_analysed_and_ascii_as_before():
 def test_the_question_language_decides_what_videorag_says(monkeypatch):
     from videorag import languages
 
-    assert question_language("¿Cuántos huevos lleva la tortilla?") == "es"
-    assert question_language("Wie lange muss der Teig gehen?") == "de"
+    assert text_language("¿Cuántos huevos lleva la tortilla?") == "es"
+    assert text_language("Wie lange muss der Teig gehen?") == "de"
     assert not_covered("Come si accorda una chitarra?") == "I video non ne parlano."
     monkeypatch.setattr(languages, "_identifier", lambda: pytest.fail("English by its words: no model loaded"))
-    assert question_language("how long should the glue dry") == "en"
+    assert text_language("how long should the glue dry") == "en"
 
 
 def test_a_spanish_question_asks_for_a_spanish_answer_and_is_refused_in_spanish():
@@ -240,3 +240,13 @@ def test_a_spanish_question_asks_for_a_spanish_answer_and_is_refused_in_spanish(
     assert "Answer in" not in moments_prompt("how many eggs go in", [])
     assert abstain(Answer("¿Cómo se cambia el aceite?", "x", [], "g")).answer == "Los vídeos no tratan esto."
     assert abstain(Answer("how do I change the oil", "x", [], "g")).answer == ABSTAINED
+
+
+def test_one_e5_model_serves_ingest_and_search(mixed):
+    from videorag.embed.e5 import of
+
+    shared = of(mixed.resources)
+    assert shared._model is not None   # loaded by the ingest that embedded the Spanish and French clips
+    assert mixed.library.ingestor()._make_multilingual() is shared
+    mixed.search("¿Cuántos huevos lleva la tortilla?", 1)
+    assert of(mixed.resources) is shared

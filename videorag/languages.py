@@ -54,8 +54,9 @@ _WORD = re.compile(r"[a-z']+")
 _loading = threading.Lock()
 
 
-def question_language(text: str) -> str:
-    """The ISO 639-1 code of the language `text` is written in (see the module's docstring)."""
+def text_language(text: str) -> str:
+    """The ISO 639-1 code of the language `text` is written in (see the module's docstring): a
+    question's, and subtitles' (`asr.language.language_of`)."""
     lowered = text.lower()
     if lowered.isascii() and len(_ENGLISH.intersection(_WORD.findall(lowered))) >= 2:
         return "en"
@@ -68,7 +69,7 @@ def question_language(text: str) -> str:
 
 def not_covered(question: str) -> str:
     """ "The videos do not cover this." in the question's language."""
-    return NOT_COVERED[question_language(question)]
+    return NOT_COVERED[text_language(question)]
 
 
 def name(language: str) -> str:

