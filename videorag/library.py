@@ -1,10 +1,7 @@
 """The library: an index and what writes it — ingest, remove, check, optimize — with the models
 ingest needs (made on first use) and the search snapshot it keeps in step with the index. The only
-writer: the CLI, the service, the Ray actors and the Python API all write through it.
-
->>> library = Library("my-index")             # doctest: +SKIP
->>> library.add(["videos/"]).summary()        # doctest: +SKIP
-"""
+writer: the CLI, the service, the Ray actors and the Python API all write through it:
+`Library("my-index").add(["videos/"]).summary()`."""
 
 from __future__ import annotations
 
@@ -303,14 +300,17 @@ class Library:
         return {**self.index.stats(), "search": search}
 
     def optimize(self) -> dict:
-        """Compact the index's tables and rebuild its search snapshot (ANN indexes and CARVE's
-        chunk views included) and, when the index has shards (`videorag shard`), as many shards
-        over every video it holds now."""
-        index = self.index
+        """Give chapters to the videos indexed before them, compact the index's tables and rebuild
+        its search snapshot (ANN indexes and CARVE's chunk views included) and, when the index has
+        shards (`videorag shard`), as many shards over every video it holds now."""
+        from .chapters.backfill import add_missing
+
+        index, show = self.index, self.config.show_progress
         with index.writer():
             index.refresh()
+            chaptered = add_missing(index, lambda other: e5_of(self.resources) if other else self.embedder, show)
             index.compact()
-        found = self.save_snapshot()
+        found = {**self.save_snapshot(), "chaptered": chaptered}
         from .shard.split import count, split
 
         if shards := count(self.location.local):  # rebalanced over the videos indexed since

@@ -129,6 +129,23 @@ class VideoList(BaseModel):
     videos: list[Video] = Field(description="by path")
 
 
+class Chapter(BaseModel):
+    """A stretch of a video about one topic."""
+
+    start: Seconds
+    end: Seconds
+    span: str = Field(description="the chapter as shown, m:ss–m:ss")
+    title: str = Field(description="a short title made of words said in it; empty where none stands out")
+
+
+class Chapters(BaseModel):
+    """A video's chapters (`videorag chapters`, `GET /videos/{id}/chapters`, MCP's `chapters`)."""
+
+    video_id: VideoId
+    path: VideoPath
+    chapters: list[Chapter] = Field(description="in time order, from 0 to the end of the video")
+
+
 class Removed(BaseModel):
     removed: list[str] = Field(description="the ids of the videos removed")
 

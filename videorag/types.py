@@ -73,6 +73,25 @@ def span(start: float, end: float) -> str:
 
 
 @dataclass(frozen=True)
+class Chapter:
+    """A stretch of a video about one topic (`videorag.chapters`), with a short title made of
+    words said in it ("" where none stands out)."""
+
+    start: float
+    end: float
+    title: str
+
+    def to_dict(self) -> dict:
+        """`schemas.Chapter`."""
+        return {
+            "start": seconds(self.start),
+            "end": seconds(self.end),
+            "span": span(self.start, self.end),
+            "title": self.title,
+        }
+
+
+@dataclass(frozen=True)
 class Citation:
     video_id: str
     path: str

@@ -27,7 +27,7 @@ from videorag.serve.service import ServeConfig, Service
 from videorag.types import Answer
 
 REPO = Path(__file__).resolve().parents[2]
-TOOLS = {"search", "ask", "index", "job", "list_videos"}
+TOOLS = {"search", "ask", "index", "job", "list_videos", "chapters"}
 TOKEN = "s3cret"
 
 
@@ -76,6 +76,11 @@ async def conversation(client: Client, root: Path) -> None:
 
     videos = (await call(client, "list_videos")).structured_content["videos"]
     assert len(videos) == 6 and {v["source"] for v in videos} == {"subtitles"}
+    chapters = await call(client, "chapters", video_id=videos[0]["video_id"])
+    assert not chapters.is_error and chapters.structured_content["chapters"][0]["start"] == 0
+    assert chapters.content[0].text.startswith(f"{videos[0]['path']} [0:00")
+    unknown = await call(client, "chapters", video_id="nope")
+    assert unknown.is_error and "no video 'nope'" in unknown.content[0].text
 
     refused = await call(client, "index", paths=["/etc"])
     assert refused.is_error

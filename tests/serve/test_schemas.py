@@ -25,9 +25,9 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 ROUTES = {("GET", "/search"): schemas.SearchResult, ("POST", "/ask"): schemas.Answer,
           ("GET", "/methods"): schemas.Methods, ("POST", "/index"): schemas.Job, ("GET", "/jobs/{job_id}"): schemas.Job,
           ("GET", "/videos"): list[schemas.Video], ("GET", "/videos/{video_id}"): schemas.Video,
-          ("DELETE", "/videos/{video_id}"): schemas.Removed}
+          ("DELETE", "/videos/{video_id}"): schemas.Removed, ("GET", "/videos/{video_id}/chapters"): schemas.Chapters}
 TOOLS = {"search": schemas.SearchResult, "ask": schemas.Answer, "index": schemas.Job, "job": schemas.Job,
-         "list_videos": schemas.VideoList}
+         "list_videos": schemas.VideoList, "chapters": schemas.Chapters}
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +83,11 @@ def test_search_ask_methods_and_videos_are_their_shapes_unchanged_by_the_models(
     for video in videos:
         same_shape(schemas.Video, video)
         assert client.get(f"/videos/{video['video_id']}").json() == video
+        chapters = client.get(f"/videos/{video['video_id']}/chapters").json()
+        same_shape(schemas.Chapters, chapters)
+        assert chapters == service.chapters(video["video_id"]) and chapters["chapters"][0]["start"] == 0
+        for chapter in chapters["chapters"]:
+            same_shape(schemas.Chapter, chapter)
     same_shape(schemas.VideoList, {"videos": videos})
 
 
@@ -118,6 +123,7 @@ def test_jobs_and_their_files_are_their_shapes(client, corpus):
 
 def test_a_removal_and_every_error_are_their_shapes(client, corpus):
     same_shape(schemas.Error, client.get("/videos/nope").json())                   # a domain error (404)
+    assert client.get("/videos/nope/chapters").status_code == 404
     same_shape(schemas.Error, client.get("/search").json())                        # a validation error (422)
     same_shape(schemas.Error, client.delete("/videos/nope").json())                # no token (401)
     same_shape(schemas.Error, client.get("/videos/nope/frame", params={"t": -1}).json())  # an HTTPException

@@ -6,10 +6,10 @@ import sys
 from pathlib import Path
 
 from ..console import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, print_answer, print_hits, print_json, say
-from ..errors import VideoRAGError
+from ..errors import IndexError_, VideoRAGError
 from ..names import printable
 from ..options import REQUESTS, make_config, serve_config
-from ..types import search_json
+from ..types import clock, search_json
 from ..types import span as span_text
 from ..where import absolute, remember
 
@@ -66,17 +66,36 @@ def cmd_remove(rag, args) -> int:
     return EXIT_OK
 
 
-def cmd_clip(rag, args) -> int:
-    from ..clip import ClipError, cut, span
+def _video(rag, name: str) -> dict:
+    """The `videos` row (id, path, duration) of the indexed video `name` gives by id or path."""
     from ..names import named
 
-    rows = named(rag.library.index.videos(["video_id", "path", "duration"]).to_pylist(), args.video)
+    rows = named(rag.library.index.videos(["video_id", "path", "duration"]).to_pylist(), name)
     if not rows:
-        raise ClipError(f"no indexed video is {args.video!r}", "give an id or path `videorag info --json` lists")
-    row = rows[0]
+        raise IndexError_(f"no indexed video is {name!r}", "give an id or path `videorag info --json` lists")
+    return rows[0]
+
+
+def cmd_clip(rag, args) -> int:
+    from ..clip import cut, span
+
+    row = _video(rag, args.video)
     start, end = span(args.start, args.end, row["duration"])
     out = cut(row["path"], start, end, args.output, args.force)
     print(f"wrote {out} ({end - start:.1f} s: {span_text(start, end)} of {Path(row['path']).name})", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_chapters(rag, args) -> int:
+    from ..chapters import listing
+
+    found = listing(rag.library.index, _video(rag, args.video))
+    if args.json:
+        return _print_json(rag, found)
+    print(printable(found["path"]))
+    for chapter in found["chapters"]:
+        shown = f"{clock(chapter['start'])}–{clock(chapter['end'])}"
+        print(f"  {shown:<15} {printable(chapter['title']) or '(untitled)'}")
     return EXIT_OK
 
 
@@ -138,6 +157,8 @@ def cmd_optimize(rag, args) -> int:
     from ..retrieve.snapshot import describe
 
     found = rag.library.optimize()
+    if found["chaptered"]:
+        print(f"chapters found for {found['chaptered']} videos indexed before them", file=sys.stderr)
     levels = ", ".join(f"{name} {level['rows']} ({describe(level)})" for name, level in found["levels"].items())
     print(f"compacted; search snapshot rebuilt in {found['seconds']:.1f} s: {levels}", file=sys.stderr)
     if "shards" in found:
@@ -275,6 +296,7 @@ ON_INDEX = {
     "index": cmd_index,
     "remove": cmd_remove,
     "clip": cmd_clip,
+    "chapters": cmd_chapters,
     "check": cmd_check,
     "info": cmd_info,
     "optimize": cmd_optimize,

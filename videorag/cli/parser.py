@@ -61,6 +61,13 @@ SUBCOMMANDS: dict[str, tuple[str, list[Argument]]] = {
             (("--force",), {"action": "store_true", "help": "replace OUT.mp4 when it exists"}),
         ],
     ),
+    "chapters": (
+        "a video's chapters: its topics, each with a start, an end and a short title",
+        [
+            (("video",), {"metavar": "VIDEO", "help": "the video's id or path (`videorag info --json` lists them)"}),
+            JSON,
+        ],
+    ),
     "search": ("best videos for a query, each at its best moment", [JSON, NO_SERVER]),  # + its request's
     "ask": ("answer a question with timestamped citations", [JSON, NO_SERVER]),
     "train-frame-selector": (
@@ -79,7 +86,7 @@ SUBCOMMANDS: dict[str, tuple[str, list[Argument]]] = {
         ],
     ),
     "serve": ("HTTP API + web page (+ MCP at /mcp) over the index", []),
-    "mcp": ("MCP server over stdio (tools: search, ask, index, list_videos)", []),
+    "mcp": ("MCP server over stdio (tools: search, ask, index, job, list_videos, chapters)", []),
 }
 
 

@@ -8,9 +8,10 @@ import json
 from ..errors import IndexError_
 from .location import locate
 
-FORMAT = 3  # 2: a `words` table (word timings); 3: a `languages` table. 1 and 2 are read too (1: citations
-# at sentence precision; both: every video taken as English); they gain the tables with their next video
-READS = (1, 2, 3)
+FORMAT = 4  # 2: a `words` table (word timings); 3: `languages`; 4: `chapters`. Older ones are read too (1:
+# citations at sentence precision; 1-2: every video taken as English; 1-3: no chapters until `optimize`
+# adds them); they gain the tables with their next video
+READS = (1, 2, 3, 4)
 META_FILE = "videorag.json"
 CHANGED_FILE = ".changed"  # replaced by every write: its content is the index's change token
 

@@ -7,7 +7,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..types import Frame, Segment, Word
+from ..types import Chapter, Frame, Segment, Word
 from .state import IndexState
 from .tables import caption_schemas, live_filter, quote, view_schemas
 
@@ -69,6 +69,15 @@ class Reads(IndexState):
             for a, b, text in zip(row["starts"], row["ends"], row["words"])
             if a < end and b > start
         ]
+
+    def chapters(self, video_id: str | None = None) -> dict[str, list[Chapter]]:
+        """{video_id: its chapters} of every video (or of `video_id`) that has them (format 4;
+        videos indexed before have none until `videorag optimize`)."""
+        if not self.has_chapters:
+            return {}
+        query = self._tables["chapters"].search()
+        rows = (query.where(f"video_id = {quote(video_id)}") if video_id else query).to_arrow().to_pylist()
+        return {r["video_id"]: [Chapter(*c) for c in zip(r["starts"], r["ends"], r["titles"])] for r in rows}
 
     def languages(self) -> dict[str, tuple[str, float | None]]:
         """{video_id: (language, probability)} of the videos whose language is recorded (format 3;
@@ -247,6 +256,7 @@ class Reads(IndexState):
             "frames": self._tables["frames"].count_rows(),
             "captions": self._tables["captions"].count_rows() if self.has_captions else 0,
             "word_timings": self._tables["words"].count_rows() if self.has_words else 0,
+            "chaptered": self._tables["chapters"].count_rows() if self.has_chapters else 0,
             "languages": self.language_counts(videos["video_id"].to_pylist()),
             "format": self.meta.get("format", 1),
             "disk_bytes": self.location.disk_bytes(),

@@ -6,8 +6,9 @@ Layout: `videorag.json` (format, the models that made the embeddings) and three 
 (sampled frames as JPEG with timestamps); with the visual path also `frame_vectors` and
 `visual`, with a captioner also `captions` (a text per sampled frame, embedded by the text
 embedder: RAG-Adapter's CaptionsDB), from format 2 on `words` (each video's recognised words and
-their times), from format 3 on `languages` (each video's; an older index is read too and gains
-both tables with its next video). Rows
+their times), from format 3 on `languages` (each video's), from format 4 on `chapters` (each video's
+topics; an older index is read too and gains the tables with its next video, and chapters for its
+older videos with `videorag optimize`). Rows
 of a video missing from `videos` are orphans of an interrupted ingest; they are ignored by readers
 and removed by the next ingest. Every write holds the index's writer lock (`lock.py`); readers
 see other processes' commits after `refresh()`.
@@ -30,6 +31,7 @@ from .reads import Reads
 from .tables import (
     VideoRecord,
     caption_schemas,
+    chapter_schemas,
     core_schemas,
     language_schemas,
     view_schemas,
@@ -69,6 +71,8 @@ class VideoIndex(Reads, Writes):
             self._open_tables(word_schemas())
         if self.has_languages:
             self._open_tables(language_schemas())
+        if self.has_chapters:
+            self._open_tables(chapter_schemas())
 
     def _open_tables(self, schemas: dict[str, pa.Schema]) -> None:
         for name, schema in schemas.items():
@@ -125,12 +129,18 @@ class VideoIndex(Reads, Writes):
         taken as English)."""
         return self.meta.get("format", 1) >= 3
 
+    @property
+    def has_chapters(self) -> bool:
+        """Whether the index keeps each video's chapters (format 4; an older index's videos have
+        none until `videorag optimize` adds them)."""
+        return self.meta.get("format", 1) >= 4
+
     def upgrade(self) -> None:
-        """Create the tables of this version's format (`words`, `languages`) and record it (under
-        the writer lock): an older index gains them with its next video."""
+        """Create the tables of this version's format (`words`, `languages`, `chapters`) and record
+        it (under the writer lock): an older index gains them with its next video."""
         with self.writer():
             if self.meta.get("format", 1) < FORMAT:
-                self._open_tables(word_schemas() | language_schemas())
+                self._open_tables(word_schemas() | language_schemas() | chapter_schemas())
                 self._record(format=FORMAT)
 
     @property

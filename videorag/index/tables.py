@@ -6,7 +6,8 @@ its LanceDB tables.
 JPEG with timestamps); with the visual path also `frame_vectors` and `visual` (and CARVE's
 `chunk_views`), with a captioner also `captions` (a text per sampled frame, embedded by the text
 embedder: RAG-Adapter's CaptionsDB); from format 2 on, `words` (recognised words and their times,
-for citations at the words that say a claim); from format 3 on, `languages` (each video's).
+for citations at the words that say a claim); from format 3 on, `languages` (each video's); from
+format 4 on, `chapters` (each video's topics: starts, ends, titles).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 
-from ..types import Caption, ChunkView, Frame, Segment
+from ..types import Caption, Chapter, ChunkView, Frame, Segment
 
 
 @dataclass
@@ -43,6 +44,7 @@ class VideoRecord:
     language: str = "en"  # ISO 639-1 code of its speech or subtitles
     language_p: float | None = None  # the probability identification gave it (None: not identified)
     multilingual: bool = False  # its vectors are the multilingual embedder's (`embed.e5`), not the index's
+    chapters: list[Chapter] = field(default_factory=list)  # its topics (`videorag.chapters`)
 
     @property
     def text(self) -> str:
@@ -94,6 +96,16 @@ def word_schemas() -> dict[str, pa.Schema]:
     return {
         "words": pa.schema(
             [("video_id", pa.string()), ("starts", times), ("ends", times), ("words", pa.list_(pa.string()))]
+        )
+    }
+
+
+def chapter_schemas() -> dict[str, pa.Schema]:
+    """Each video's chapters (index format 4): one row per video, their starts, ends and titles."""
+    times = pa.list_(pa.float64())
+    return {
+        "chapters": pa.schema(
+            [("video_id", pa.string()), ("starts", times), ("ends", times), ("titles", pa.list_(pa.string()))]
         )
     }
 

@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from ..errors import IndexError_
 from ..models import E5_SMALL
+from ..types import Chapter
 from .state import IndexState
 from .tables import VideoRecord, live_filter, quote
 
@@ -32,7 +33,7 @@ class Writes(IndexState):
                 f"index {self.location} has no captions table",
                 "call VideoIndex.enable_captions(name, model) before adding captions",
             )
-        if records and not self.has_languages:
+        if records and not self.has_chapters:
             self.upgrade()
         if records:
             with self.writer():
@@ -64,6 +65,8 @@ class Writes(IndexState):
             if self.has_words and any(s.words for s in record.segments):
                 self._add_words(record)
             self._add_language(record)
+            if record.chapters:
+                self.set_chapters(record.video_id, record.chapters)
         rows = pa.concat_tables([self._video_row(r) for r in records])
         (
             self._tables["videos"]
@@ -125,6 +128,14 @@ class Writes(IndexState):
         row = {"video_id": [record.video_id], "language": [record.language], "probability": [record.language_p]}
         row["multilingual"] = [record.multilingual]
         self._tables["languages"].add(pa.table(row, schema=self._tables["languages"].schema))
+
+    def set_chapters(self, video_id: str, chapters: list[Chapter]) -> None:
+        """(Re)place a video's chapters (ingest, or `optimize` for a video indexed before them)."""
+        row = {"video_id": [video_id], "titles": [[c.title for c in chapters]]}
+        row |= {"starts": [[c.start for c in chapters]], "ends": [[c.end for c in chapters]]}
+        with self.writer():
+            self._tables["chapters"].delete(f"video_id = {quote(video_id)}")
+            self._tables["chapters"].add(pa.table(row, schema=self._tables["chapters"].schema))
 
     def _add_words(self, record: VideoRecord) -> None:
         words = [w for s in record.segments for w in s.words]

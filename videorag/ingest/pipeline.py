@@ -19,6 +19,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..asr.language import language_of
+from ..chapters import chapters_of
 from ..config import Config
 from ..embed import embed_long, normalize
 from ..embed.e5 import E5Model
@@ -249,6 +250,8 @@ class Ingestor:
             warnings = [*warnings, f"{language.language} text embedded by the English embedder ({LANGUAGES_HINT})"]
         with self._models:
             segment_vectors = embed_long(embedder, context_texts(segments, cfg.segment_context))
+            self._stage(path, "chapters")
+            chapters = chapters_of(segments, segment_vectors, info.duration, lambda texts: embed_long(embedder, texts))
         stat = path.stat()
         self._stage(path, "decode")
         sampled = frames()
@@ -267,6 +270,7 @@ class Ingestor:
             language=language.language,
             language_p=language.probability,
             multilingual=multilingual,
+            chapters=chapters,
         )
         if self.visual is not None and record.frames:
             self._stage(path, "visual")

@@ -14,7 +14,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 # share of one file's work per stage, in the order `Ingestor._build` runs them
-SHARES = {"transcribe": 0.6, "embed": 0.1, "decode": 0.1, "visual": 0.05, "caption": 0.1, "write": 0.05}
+SHARES = {
+    "transcribe": 0.6,
+    "embed": 0.08,
+    "chapters": 0.02,
+    "decode": 0.1,
+    "visual": 0.05,
+    "caption": 0.1,
+    "write": 0.05,
+}
 BEFORE = {
     name: sum(list(SHARES.values())[:i]) for i, name in enumerate(SHARES)
 }  # a file's share done on entering a stage

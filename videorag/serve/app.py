@@ -182,6 +182,11 @@ def _video_routes(app: FastAPI, service: Service, guards: Guards) -> None:
     def video(video_id: str):
         return service.video(video_id)
 
+    @app.get("/videos/{video_id}/chapters", dependencies=[guards.read], response_model=schemas.Chapters)
+    def chapters(video_id: str):
+        """The video's chapters: its topics, each with a start, an end and a short title."""
+        return service.chapters(video_id)
+
     @app.delete("/videos/{video_id}", dependencies=[guards.write], response_model=schemas.Removed)
     def delete(video_id: str):
         return service.delete(video_id)

@@ -47,8 +47,8 @@ INSTRUCTIONS = (
     "Search and question answering over an indexed video collection. `search` finds the videos (or, "
     "with moments=true, the moments) that match a query; `ask` answers a question from the best moments "
     "and cites them. Quote citations as given: `path [m:ss–m:ss]` (start–end within the video). "
-    "`list_videos` shows what is indexed; `index` adds server folders or files (within the server's "
-    "roots) as a background job that `job` reports on."
+    "`list_videos` shows what is indexed, `chapters` a video's topics; `index` adds server folders or "
+    "files (within the server's roots) as a background job that `job` reports on."
 )
 BOUNDS = {
     "greater_than_equal": ("≥", "ge"),
@@ -105,6 +105,10 @@ TOOLS = {  # what each tool does, as an agent reads it
         "long at most for the job to finish before answering."
     ),
     "list_videos": "The indexed videos, by path: id, path, duration in seconds and text source (asr or subtitles).",
+    "chapters": (
+        "A video's chapters (its id as `list_videos` gives it): its topics in time order, each with a "
+        "start and an end in seconds and a short title made of words said in it. Cite one as `path [m:ss–m:ss]`."
+    ),
 }
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
@@ -140,7 +144,7 @@ def _answer_tools(server: MCPServer, service: Service) -> None:
 
 
 def _collection_tools(server: MCPServer, service: Service, http: bool) -> None:
-    """`index`, `job` and `list_videos`."""
+    """`index`, `job`, `list_videos` and `chapters`."""
 
     @server.tool(annotations=WRITE, description=TOOLS["index"])
     @_domain_errors
@@ -158,6 +162,13 @@ def _collection_tools(server: MCPServer, service: Service, http: bool) -> None:
     @_domain_errors
     def list_videos() -> Annotated[CallToolResult, schemas.VideoList]:
         return _result({"videos": service.videos()})
+
+    @server.tool(annotations=READ, description=TOOLS["chapters"])
+    @_domain_errors
+    def chapters(video_id: schemas.VideoId) -> Annotated[CallToolResult, schemas.Chapters]:
+        found = service.chapters(video_id)
+        lines = [f"{printable(found['path'])} [{c['span']}] {printable(c['title'])}" for c in found["chapters"]]
+        return _result(found, "\n".join(lines))
 
 
 def run_stdio(service: Service) -> None:

@@ -202,6 +202,12 @@ class Service:
                 return row
         raise NotFound(f"no video {video_id!r} in the index", "GET /videos lists the indexed ones")
 
+    def chapters(self, video_id: str) -> dict:
+        """`schemas.Chapters` of an indexed video."""
+        from ..chapters import listing
+
+        return listing(self.rag.library.index, self.video(video_id))
+
     def media_path(self, video_id: str) -> Path:
         """The indexed file of a video: only paths the index holds are ever opened."""
         path = Path(self.video(video_id)["path"])
