@@ -61,6 +61,8 @@ BENCHES = (
     Bench("languages", "bench_languages:main", "clips in five languages beside English ones: language "
           "identified, right video first for questions in the clip's language and in English, key fact and "
           "answer language (--answers), off-topic abstained, ingest × realtime; --calibrate fits e5's scale"),
+    Bench("chapters", "bench_chapters:main", "chapters of the moment benchmark's long recordings: boundary "
+          "recall, chapters against topics, titles that name the topic, the chapter stage's share of ingest"),
     Bench("judge", "bench_judge:main", "judged search on the moment benchmark: quality against cost, a row "
           "per setting"),
     Bench("judge_specific", "bench_judge_specific:main", "the judge reranking `best`'s top 10 videos on the "

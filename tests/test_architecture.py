@@ -252,7 +252,7 @@ LAYERS = (
     ("config", "types", "models", "console", "languages"),             # settings, result types
     ("llm", "index", "embed", "asr", "visual", "caption", "cluster", "clip"),  # runtimes, the index, media
     ("retrieve",),                                                     # the snapshot, ranking
-    ("rerank",),                                                       # scoring a short list
+    ("rerank", "chapters"),                                            # scoring a short list, topics
     ("methods", "answerability", "verify"),                            # ranked evidence, its checks
     ("generate",),                                                     # answers from evidence
     ("shard",),                                                        # search across machines

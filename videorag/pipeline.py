@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 from .config import TEXT_LIMIT, Config
 from .errors import IndexError_
 from .generate import BACKENDS, create_generator, resolve_backend
+from .generate.overview import Overview, Sources, overview_of
+from .generate.overview import answer as overview
 from .index.frames import IndexFrames
 from .index.meta import check_visual, open_meta
 from .library import Library, locked
@@ -193,8 +195,10 @@ class VideoRAG:
         return self.stream(self.prepare(question, method, judge))
 
     def answer(self, asked: Asked) -> Answer:
-        """The answer to a prepared question (`prepare`): its refusal, or the generator's answer
-        verified."""
+        """The answer to a prepared question (`prepare`): an overview from the chapters, its
+        refusal, or the generator's answer verified."""
+        if asked.overview is not None:
+            return self._overview(asked)
         if asked.refused:
             return self._refusal(asked)
         return self._checked(self.generator.generate(asked.question, asked.evidence), asked)
@@ -203,7 +207,7 @@ class VideoRAG:
         """`answer`, piece by piece: text pieces, then the Answer. A generator without streaming
         gives its whole answer as one piece."""
         generator = self.generator
-        if asked.refused or not hasattr(generator, "stream"):
+        if asked.refused or asked.overview is not None or not hasattr(generator, "stream"):
             answer = self.answer(asked)
             yield answer.answer
             yield answer
@@ -228,7 +232,11 @@ class VideoRAG:
     ) -> Asked:
         """What `ask` does before generating: the question's evidence and the answerability
         verdict (`Asked.verdict`, with its signals). An off-topic question is refused from plain
-        retrieval alone, before the judge or the generator runs (no evidence is gathered)."""
+        retrieval alone, before the judge or the generator runs (no evidence is gathered). A
+        question about a whole video or the collection is answered from the chapters instead
+        (`generate.overview`)."""
+        if (asked := overview_of(_asked(question))) is not None:
+            return Asked(question, [], False, overview=asked)
         judged = self.judging("ask", judge)
         chosen = self.method(method, judged)
         request = self._request(_asked(question), chosen, timings)
@@ -303,6 +311,22 @@ class VideoRAG:
             words=self.live.get().corpus.words_of if cfg.at_words else None,
         )
 
+    def _overview(self, asked: Asked) -> Answer:
+        """The overview question's answer from the chapters (`generate.overview`), abstained in the
+        question's language when the video it names is not indexed."""
+        from .verify import abstain
+
+        assert asked.overview is not None, "`answer` sends overview questions here"
+        index, corpus = self.library.index, self.live.get().corpus
+        sources = Sources(
+            index.videos(["video_id", "path", "duration"]).to_pylist(),
+            lambda video: index.chapters(video).get(video, []),
+            lambda video: segments_of(corpus, corpus.row[video]),
+            lambda text, k: self.search(text, k, judge=False),
+        )
+        answer = overview(asked.question, asked.overview, sources)
+        return abstain(answer) if answer.abstained else answer
+
     def _refusal(self, asked: Asked) -> Answer:
         """The abstention the answerability stage decided (no generator ran)."""
         from .verify import abstain
@@ -322,6 +346,7 @@ class Asked:
     evidence: list[Evidence]
     judged: bool
     verdict: Verdict | None = None
+    overview: Overview | None = None  # what a question about a whole video or the collection asks
 
     @property
     def refused(self) -> bool:

@@ -20,6 +20,7 @@ WINDOWS = (20.0, 30.0, 45.0)  # seconds of speech compared on each side of a pau
 SHORTEST = 30.0  # no chapter is shorter, whatever the video's length
 SHARE = 1 / 15  # nor shorter than this share of the video (a 10-minute video: 40 s)
 DEPTH = 0.0  # a valley deeper than the mean depth plus this many standard deviations can be a boundary
+MIN_DEPTH = 0.1  # and deeper than this (a video about one thing has only shallow valleys)
 
 
 def min_seconds(duration: float) -> float:
@@ -46,7 +47,7 @@ def boundaries(segments: list[Segment], vectors: np.ndarray, duration: float) ->
 def _deepest(gaps: np.ndarray, depth: np.ndarray, duration: float) -> list[float]:
     """The gaps taken deepest first, each at least `min_seconds` from the others and the ends."""
     shortest = min_seconds(duration)
-    threshold = max(depth.mean() + DEPTH * depth.std(), 0.0)
+    threshold = max(depth.mean() + DEPTH * depth.std(), MIN_DEPTH)
     chosen: list[float] = []
     for i in np.argsort(-depth, kind="stable"):
         if depth[i] <= threshold:
