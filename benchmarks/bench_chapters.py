@@ -16,6 +16,10 @@ vectors with the shipped `videorag.chapters.chapters_of`, exactly as ingest find
   topic's slide heading or key ("Sharp focus" / focus), (b) is closer (MiniLM) to that heading
   than to any other topic's of the recording;
 - short how-tos: one chapter each;
+- overviews: `ask` "Give me an overview of the <recording's title>" and "What does the <title>
+  cover?": the answer is of the right video, the share of its chapters cited, and the share of
+  its true topics covered (a topic is covered when a cited span overlaps it more than any other
+  part of the recording);
 - cost: the chapter stage's share of ingest time, on a fresh ingest of the long recordings
   (skipped with --no-cost).
 
@@ -141,6 +145,29 @@ def measure(rag: VideoRAG, gold, tolerance: float) -> dict:
     return {"recordings": out}
 
 
+OVERVIEWS = ("Give me an overview of the {title}", "What does the {title} cover?")
+
+
+def overviews(rag: VideoRAG, result: dict) -> None:
+    """Each long recording's overview questions asked; their figures added to its row."""
+    for row in (r for r in result["recordings"] if r["kind"] == "long"):
+        title = next(r.title for r in recordings() if r.slug == row["slug"])
+        row["overviews"] = []
+        for template in OVERVIEWS:
+            answer = rag.ask(template.format(title=title[:1].lower() + title[1:]))
+            cited = [(c.start, c.end) for c in answer.citations if Path(c.path).stem == row["slug"]]
+            about = {max(row["parts"], key=lambda p: _overlap(span, (p[2], p[3])))[0] for span in cited}
+            covered = [p[0] in about for p in row["parts"] if topical(p[0])]
+            row["overviews"].append({
+                "question": answer.question, "right_video": bool(cited) and len(cited) == len(answer.citations),
+                "chapters_cited": round(len(set(cited)) / len(row["chapters"]), 3),
+                "topics_covered": round(float(np.mean(covered)), 3), "abstained": answer.abstained})
+
+
+def _overlap(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return max(0.0, min(a[1], b[1]) - max(a[0], b[0]))
+
+
 def _first_topic(parts) -> str:
     return next(p[0] for p in parts if topical(p[0]))
 
@@ -169,9 +196,18 @@ def summary(result: dict, tolerance: float) -> dict:
             "title shares a word": round(float(np.mean([t["shares_a_word"] for t in titles])), 3),
             "title nearest its heading": round(float(np.mean([t["nearest_heading"] for t in titles])), 3),
             "short: one chapter": f"{sum(len(r['chapters']) == 1 for r in short)} of {len(short)}",
+            **_overview_figures([o for r in long for o in r.get("overviews", [])]),
             "ms per 10 min": round(1000 * sum(r["seconds"] for r in long) / sum(r["duration"] for r in long) * 600),
         }
     return out
+
+
+def _overview_figures(asked: list[dict]) -> dict:
+    if not asked:
+        return {}
+    return {"overview: right video": f"{sum(o['right_video'] for o in asked)} of {len(asked)}",
+            "overview: chapters cited": round(float(np.mean([o["chapters_cited"] for o in asked])), 3),
+            "overview: topics covered": round(float(np.mean([o["topics_covered"] for o in asked])), 3)}
 
 
 def cost(gold, work: Path) -> dict:
@@ -262,8 +298,11 @@ def write_readme(path: Path, run, figures: dict, result: dict) -> None:
 def main(run) -> dict:
     gold = golden(run)
     rag, _ = moment_rag(run, gold)
+    if rag.library.optimize()["chaptered"]:  # an index cached before chapters: found from what it holds
+        print("chapters added to the cached index", file=sys.stderr)
     tolerance = run.args.tolerance
     result = {"command": run.command, "revision": revision(), **measure(rag, gold, tolerance)}
+    overviews(rag, result)
     if not run.args.no_cost:
         result["cost"] = cost(gold, run.work / "chapters")
     figures = summary(result, tolerance)
