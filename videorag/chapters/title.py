@@ -1,11 +1,13 @@
 """A chapter's title: the phrase of its own words that best stands for it (KeyBERT's idea).
 
-Candidates are runs of one or two words said in the chapter (within a clause) that neither start
-nor end with a stop word; those said often in the chapter and in few of the video's other
-segments (tf-idf over segments: words said everywhere, in any language, weigh little) are kept
-and embedded by the same embedder as the video's segments. The title is the candidate closest to
-the chapter's own vector, its tf-idf weight (over the best candidate's) counting half as much.
-Tuned on the chapter benchmark's DEV recordings (results/chapters/).
+Candidates are runs of one to three words said in the chapter (within a clause) that neither
+start nor end with a stop word. A run weighs as much as its least specific content word (tf-idf
+over the video's segments: said often in the chapter, in few other segments; words said
+everywhere, in any language, weigh little), times the square root of their number: a title is as
+specific as its weakest word ("tube firmly" is not). The heaviest are kept and embedded by the
+same embedder as the video's segments; the title is the one closest to the chapter's own vector,
+its weight (over the best candidate's) counting half as much. Tuned on the chapter benchmark's
+DEV recordings (results/chapters/).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from ..types import Segment
 
 KEPT = 12  # candidates per chapter embedded
 _CLAUSE = re.compile(r"[,.;:!?()]")  # a title is never read across these
-LONGEST = 2  # words in a title
+LONGEST = 3  # words in a title
 SAID = 0.5  # weight of how much of the chapter a candidate's words are (its tf-idf over the best's)
 
 
@@ -56,7 +58,7 @@ def _rarity(segments: list[Segment]) -> dict[str, float]:
 
 
 def _candidates(chapter: list[Segment], rare: dict[str, float]) -> dict[str, float]:
-    """The chapter's `KEPT` phrases of most weight (summed tf-idf of their words' stems)."""
+    """The chapter's `KEPT` phrases of most weight (see the module's docstring)."""
     said: Counter[str] = Counter()
     for segment in chapter:
         said.update(stem(w) for w in words(segment.text))
@@ -69,5 +71,6 @@ def _candidates(chapter: list[Segment], rare: dict[str, float]) -> dict[str, flo
                 if run[0] in STOP_WORDS or run[-1] in STOP_WORDS or any(w.isdigit() for w in run):
                     continue
                 stems = [stem(w) for w in run if w not in STOP_WORDS]
-                weight[" ".join(run)] = sum(said[s] * rare.get(s, 0.0) for s in stems) / math.sqrt(len(stems))
+                weakest = min(said[s] * rare.get(s, 0.0) for s in stems)
+                weight[" ".join(run)] = weakest * math.sqrt(len(stems))
     return {phrase: weight[phrase] for phrase in sorted(weight, key=lambda phrase: -weight[phrase])[:KEPT]}
