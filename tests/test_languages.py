@@ -156,7 +156,7 @@ def test_each_videos_language_is_stored_and_shown(mixed, clips, capsys):
     assert languages[ids[str(clips["en"])]] == ("en", None)
     assert index.multilingual(set(ids.values())) == {ids[str(clips["es"])], ids[str(clips["fr"])]}
     stats = mixed.library.info()
-    assert stats["format"] == 3 and stats["languages"]["en"] == len(SAMPLES) and stats["languages"]["es"] == 1
+    assert stats["format"] == 4 and stats["languages"]["en"] == len(SAMPLES) and stats["languages"]["es"] == 1
     assert stats["models"]["multilingual_model"] == "multilingual-e5-small"
 
     from videorag.cli import main

@@ -129,13 +129,14 @@ for index, methods in zip(sys.argv[1::2], sys.argv[2::2]):
     for m in methods.split(","):
         found[f"{index} {m}"] = [h.video_id for h in rag.search("crack the eggs", method=m, judge=False)]
     found[f"{index} ask"] = [c.video_id for c in rag.ask("how long should the tea steep", judge=False).citations]
+    found[f"{index} overview"] = [c.video_id for c in rag.ask("Summarize all the videos").citations]
 print(json.dumps({"found": found, "loaded": sorted(m for m in ("lancedb", "pyarrow") if m in sys.modules)}))
 """
 
 
 def test_no_query_reads_the_index_tables(captioned, framed):
-    """Search with every kind of method (captions, frame vectors, CARVE's chunk views) and `ask`
-    read the search snapshot alone: a fresh process answering them never imports LanceDB or
+    """Search with every kind of method (captions, frame vectors, CARVE's chunk views), `ask` and
+    an overview (chapters) read the search snapshot alone: a fresh process answering them never imports LanceDB or
     pyarrow (a regression would show in the modules it loaded)."""
     import json
     import subprocess
@@ -148,4 +149,4 @@ def test_no_query_reads_the_index_tables(captioned, framed):
                          check=True)
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["loaded"] == []
-    assert len(result["found"]) == 11 and all(result["found"].values()), result["found"]
+    assert len(result["found"]) == 13 and all(result["found"].values()), result["found"]

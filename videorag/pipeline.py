@@ -317,10 +317,11 @@ class VideoRAG:
         from .verify import abstain
 
         assert asked.overview is not None, "`answer` sends overview questions here"
-        index, corpus = self.library.index, self.live.get().corpus
+        corpus = self.live.get().corpus  # the snapshot: no index read
+        videos = zip(corpus.video_ids, corpus.paths, map(corpus.duration, range(len(corpus.video_ids))))
         sources = Sources(
-            index.videos(["video_id", "path", "duration"]).to_pylist(),
-            lambda video: index.chapters(video).get(video, []),
+            [{"video_id": v, "path": p, "duration": d} for v, p, d in videos],
+            corpus.chapters_of,
             lambda video: segments_of(corpus, corpus.row[video]),
             lambda text, k: self.search(text, k, judge=False),
         )

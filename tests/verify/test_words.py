@@ -86,7 +86,7 @@ def _record(video_id: str, words: tuple[Word, ...] = ()) -> VideoRecord:
 def test_the_index_keeps_word_timings_and_an_older_one_gains_them(tmp_path):
     index = VideoIndex.open_or_create(tmp_path / "new", "test-model", 4)
     index.add(_record("a", WORDS))
-    assert index.meta["format"] == 3
+    assert index.meta["format"] == 4
     assert index.words("a", 12.0, 14.0) == [w for w in WORDS if w.start < 14.0 and w.end > 12.0]
     assert index.stats()["word_timings"] == 1
 
@@ -98,10 +98,10 @@ def test_the_index_keeps_word_timings_and_an_older_one_gains_them(tmp_path):
     index = VideoIndex.open(old)
     assert index.words("any") == [] and index.languages() == {}   # format 1: no words, every video English
     index.add(_record("subtitled"))   # the next video brings this version's tables (nothing timed in it)
-    assert index.meta["format"] == 3 and index.words("subtitled") == [] and index.languages() == {"subtitled": ("en", None)}
+    assert index.meta["format"] == 4 and index.words("subtitled") == [] and index.languages() == {"subtitled": ("en", None)}
     index.add(_record("heard", WORDS))
     reopened = VideoIndex.open(old)
-    assert reopened.meta["format"] == 3 and len(reopened.words("heard")) == len(WORDS)
+    assert reopened.meta["format"] == 4 and len(reopened.words("heard")) == len(WORDS)
     assert reopened.words("subtitled") == [] and reopened.stats()["word_timings"] == 1
 
 

@@ -104,13 +104,13 @@ class Reads(IndexState):
             counts[language] = counts.get(language, 0) + 1
         return dict(sorted(((k, v) for k, v in counts.items() if v > 0), key=lambda kv: -kv[1]))
 
-    def words_table(self, live: set[str]) -> pa.Table:
-        """The `words` rows (one per video) of the videos in `live`."""
+    def per_video(self, name: str, live: set[str]) -> pa.Table:
+        """The rows of table `name` (`words`, `chapters`: one row per video) of the videos in `live`."""
         ids = sorted(live)
         return (
-            self._tables["words"].search().where(live_filter(ids)).to_arrow()
+            self._tables[name].search().where(live_filter(ids)).to_arrow()
             if ids
-            else self._tables["words"].schema.empty_table()
+            else self._tables[name].schema.empty_table()
         )
 
     def frames(self, video_id: str) -> list[Frame]:

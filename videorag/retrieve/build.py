@@ -52,7 +52,9 @@ def corpus_of(index, only: set[str] | None = None, into: Path | None = None) -> 
         embed_model=index.meta["embed_model"],
     )
     if index.has_words:
-        corpus.words = of_index(index.words_table(set(ids)), row)
+        corpus.words = of_index(index.per_video("words", set(ids)), row)
+    if index.has_chapters:
+        corpus.chapters = of_index(index.per_video("chapters", set(ids)), row, "titles")
     multilingual = index.multilingual(set(ids))
     if multilingual:
         corpus.multilingual = np.asarray([v in multilingual for v in ids], bool)

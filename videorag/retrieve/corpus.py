@@ -14,7 +14,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ..types import Word
+from ..types import Chapter, Word
 from . import ann as ann_kinds
 from . import ivf
 from .bm25 import BM25
@@ -193,6 +193,7 @@ class Corpus:
     chunk_seconds: float = DEFAULT_CHUNK_SECONDS
     embed_model: str = ""  # the text embedder's name (what made the transcript view)
     words: Words | None = None  # word timings (`retrieve.words`), None: the index keeps none
+    chapters: Words | None = None  # each video's chapters: a title a span (`retrieve.words`); None: none kept
     multilingual: np.ndarray | None = None  # (videos,) bool: whose vectors are e5's (`embed.e5`); None: none
     languages: list[str] | None = None  # each video's language (ISO 639-1); None: every video English
 
@@ -213,6 +214,15 @@ class Corpus:
         if self.words is None or video_id not in self.row:
             return []
         return self.words.of(self.row[video_id], start, end)
+
+    def chapters_of(self, video_id: str) -> list[Chapter]:
+        """A video's chapters ([] where the index has none for it)."""
+        if self.chapters is None or video_id not in self.row:
+            return []
+        return [Chapter(w.start, w.end, w.text) for w in self.chapters.of(self.row[video_id], 0.0, float("inf"))]
+
+    def duration(self, video: int) -> float:
+        return float(self.videos.ends[video])
 
     @cached_property
     def row(self) -> dict[str, int]:
@@ -270,6 +280,7 @@ class Corpus:
             chunk_seconds=self.chunk_seconds,
             embed_model=self.embed_model,
             words=joined(self.words, other.words, first),
+            chapters=joined(self.chapters, other.chapters, first),
             multilingual=None
             if self.multilingual is None and other.multilingual is None
             else np.r_[_flags(self.multilingual, first), _flags(other.multilingual, len(other.video_ids))],

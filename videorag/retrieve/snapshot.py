@@ -9,7 +9,8 @@ times, owners, unit vectors, texts (UTF-8 blob + offsets), BM25 postings (`BM25.
 video level also its phrase-bigram BM25, which `best` reads) and, past `ann_min_rows`, an ANN
 index (`ann`: IVF-Flat, or IVF-PQ on very large levels); the frame vectors and each video's
 visual vector (an index with a visual backend); CARVE's chunk views (`views.*`, `view.NAME.*`);
-the word timings (`words.*`: an index of format 2), which citations narrow to; the rows of the
+the word timings (`words.*`: an index of format 2), which citations narrow to; the chapters
+(`chapters.*`: format 4), which overviews are made of; the rows of the
 videos whose vectors are the multilingual embedder's (`multilingual` in the manifest) and each
 video's language (`languages`, null when all are English).
 A search reads nothing else — no LanceDB on the query path.
@@ -46,11 +47,13 @@ from .words import Words
 
 log = logging.getLogger(__name__)
 
-FORMAT = 5  # 3: BM25 postings in impact order, with their average length; 4: word timings; 5: multilingual rows
+FORMAT = 6  # 3: BM25 postings in impact order, with their average length; 4: word timings; 5: multilingual rows;
+# 6: chapters
 FOLDER = "search"
 LEVELS = ("segment", "chunk", "video")
 FRAME_ARRAYS = ("owner", "times", "vectors")
 WORD_ARRAYS = ("owner", "starts", "ends")
+TIMED = ("words", "chapters")  # the corpus's timed texts (`retrieve.words.Words`), saved alike
 
 
 def token(index) -> str:
@@ -147,9 +150,7 @@ def load(index, fresh_token: str) -> Corpus | None:
         if found.get("multilingual"):
             corpus.multilingual = np.zeros(len(corpus.video_ids), bool)
             corpus.multilingual[found["multilingual"]] = True
-        if found.get("words"):
-            owner, starts, ends = (mapped(folder / f"words.{key}.npy") for key in WORD_ARRAYS)
-            corpus.words = Words(owner, starts, ends, _load_texts(folder, "words"))
+        corpus.words, corpus.chapters = (_load_timed(folder, name) if found.get(name) else None for name in TIMED)
     except (OSError, ValueError, KeyError) as exc:  # replaced by a newer snapshot while being read
         log.info("search snapshot %s unreadable (%s)", folder, exc)
         return None
@@ -217,10 +218,11 @@ def save(
     if corpus.frames is not None:
         for key in FRAME_ARRAYS:
             np.save(tmp / f"frame.{key}.npy", np.asarray(getattr(corpus.frames, key)))
-    if corpus.words is not None:
-        for key in WORD_ARRAYS:
-            np.save(tmp / f"words.{key}.npy", np.asarray(getattr(corpus.words, key)))
-        _save_texts(tmp, "words", corpus.words.texts)
+    for kind in TIMED:
+        if (timed := getattr(corpus, kind)) is not None:
+            for key in WORD_ARRAYS:
+                np.save(tmp / f"{kind}.{key}.npy", np.asarray(getattr(timed, key)))
+            _save_texts(tmp, kind, timed.texts)
     found = {
         "format": FORMAT,
         "analyzer": ANALYZER,
@@ -232,6 +234,7 @@ def save(
         "visual": corpus.visual is not None,
         "frames": corpus.frames is not None,
         "words": corpus.words is not None,
+        "chapters": corpus.chapters is not None,
         "multilingual": [] if corpus.multilingual is None else np.flatnonzero(corpus.multilingual).tolist(),
         "languages": corpus.languages,
         "chunk_seconds": corpus.chunk_seconds,
@@ -343,6 +346,11 @@ def _save_texts(folder: Path, name: str, texts) -> None:
     blob = [t.encode("utf-8") for t in texts]
     np.save(folder / f"{name}.offsets.npy", np.r_[0, np.cumsum([len(b) for b in blob], dtype=np.int64)])
     np.save(folder / f"{name}.texts.npy", np.frombuffer(b"".join(blob), np.uint8))
+
+
+def _load_timed(folder: Path, name: str) -> Words:
+    owner, starts, ends = (mapped(folder / f"{name}.{key}.npy") for key in WORD_ARRAYS)
+    return Words(owner, starts, ends, _load_texts(folder, name))
 
 
 def _load_texts(folder: Path, name: str) -> Texts:

@@ -1,6 +1,7 @@
-"""The search snapshot's word timings: every recognised word of the corpus's videos with its
+"""The search snapshot's timed texts: every recognised word of the corpus's videos with its
 times, sorted by video then time, so that a query finds a cited span's words without opening the
-index (`Corpus.words`; read from the index's `words` table when the snapshot is built)."""
+index (`Corpus.words`; read from the index's `words` table when the snapshot is built); and the
+same for each video's chapters, a title a span (`Corpus.chapters`, from the `chapters` table)."""
 
 from __future__ import annotations
 
@@ -55,15 +56,16 @@ def joined(words: Words | None, other: Words | None, first_video: int) -> Words 
     return (words if words is not None else Words.build([], [], [], [])).extended(other, first_video)
 
 
-def of_index(table, row: dict[str, int]) -> Words:
-    """The words of the videos in `row` from the index's `words` table (one row per video)."""
+def of_index(table, row: dict[str, int], column: str = "words") -> Words:
+    """The timed texts of the videos in `row` from an index table of one row per video, with
+    `starts`, `ends` and the texts in `column` (`words`: words; `chapters`: `titles`)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     keep = [i for i, v in enumerate(table["video_id"].to_pylist()) if v in row]
     table = table.take(pa.array(keep, pa.int64()))
-    counts = pc.list_value_length(table["words"]).to_numpy(zero_copy_only=False) if len(table) else np.zeros(0)
+    counts = pc.list_value_length(table[column]).to_numpy(zero_copy_only=False) if len(table) else np.zeros(0)
     owner = np.repeat([row[v] for v in table["video_id"].to_pylist()], counts.astype(int))
-    flat = (pc.list_flatten(table[key]) for key in ("starts", "ends", "words"))
+    flat = (pc.list_flatten(table[key]) for key in ("starts", "ends", column))
     starts, ends, texts = (column.to_numpy(zero_copy_only=False) if len(table) else np.zeros(0) for column in flat)
     return Words.build(owner, starts, ends, list(texts))
