@@ -19,7 +19,7 @@ import pytest
 from tests.reliability.media import tiny_video
 from videorag import Config, VideoRAG
 from videorag.embed.hashing import HashingEmbedder
-from videorag.types import Answer, Citation, Claim, Hit
+from videorag.types import Answer, Chapter, Citation, Claim, Hit
 
 pytestmark = pytest.mark.slow
 
@@ -570,3 +570,28 @@ def test_the_judge_toggles_reach_the_server(browser, corpus):
     finally:
         judge.shutdown()
         judge.server_close()
+
+
+def test_the_players_chapters_are_listed_and_a_click_plays_from_there(page, server):
+    """A video's chapters (`GET /videos/{id}/chapters`) beside the player: each its start and title,
+    a click seeks there, the one playing marked; a video of one chapter shows no list."""
+    search(page, QUERY)
+    card = page.locator(".card").first
+    video = card.get_attribute("data-video")
+    card.click()
+    page.wait_for_function(SEEKED, arg=[float(card.get_attribute("data-start")), video])
+    real = httpx.get(f"{server}/videos/{video}/chapters").json()
+    assert len(real["chapters"]) == 1 and page.locator("#chapters").is_hidden()  # a 30-s video: one chapter
+
+    page.locator("#player-close").click()
+    chapters = [Chapter(0, 10, "Fill the kettle").to_dict(), Chapter(10, 20, "Boil").to_dict(),
+                Chapter(20, 30, "<b>Pour</b>").to_dict()]
+    page.route(re.compile(r"/chapters$"), lambda route: route.fulfill(json={**real, "chapters": chapters}))
+    card.click()
+    page.wait_for_function("() => !document.querySelector('#chapters').hidden")
+    items = page.locator("#chapters li")
+    shown = [" ".join(text.split()) for text in items.all_inner_texts()]
+    assert shown == ["0:00 Fill the kettle", "0:10 Boil", "0:20 <b>Pour</b>"]  # a title is text, never markup
+    items.nth(2).locator("button").click()
+    page.wait_for_function(SEEKED, arg=[20.0, video])
+    page.wait_for_function("() => document.querySelector('#chapters li.current')?.dataset.start === '20'")
