@@ -250,7 +250,6 @@ class Ingestor:
             warnings = [*warnings, f"{language.language} text embedded by the English embedder ({LANGUAGES_HINT})"]
         with self._models:
             segment_vectors = embed_long(embedder, context_texts(segments, cfg.segment_context))
-            self._stage(path, "chapters")
             chapters = chapters_of(segments, segment_vectors, info.duration, lambda texts: embed_long(embedder, texts))
         stat = path.stat()
         self._stage(path, "decode")
