@@ -16,8 +16,7 @@ from pathlib import Path
 # share of one file's work per stage, in the order `Ingestor._build` runs them
 SHARES = {
     "transcribe": 0.6,
-    "embed": 0.08,
-    "chapters": 0.02,
+    "embed": 0.1,
     "decode": 0.1,
     "visual": 0.05,
     "caption": 0.1,
