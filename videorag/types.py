@@ -38,12 +38,17 @@ class Segment:
 
 class Transcript(list):
     """A video's segments (a list of `Segment`) and the language they are in: an ISO 639-1 code,
-    with the probability language identification gave it (None: not identified)."""
+    with the probability language identification gave it (None: not identified); for speech in
+    another language than English, `translation`: what it says in English, timed (Whisper's
+    translation of the same audio; [] where there is none)."""
 
-    def __init__(self, segments=(), language: str = "en", probability: float | None = None):
+    def __init__(
+        self, segments=(), language: str = "en", probability: float | None = None, translation: list | None = None
+    ):
         super().__init__(segments)
         self.language = language
         self.probability = probability
+        self.translation: list[Segment] = translation or []
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,9 @@ English model first; when that transcript does not read as English, a multilingu
 (`multilingual_model`, default whisper-base from `videorag[languages]`) identifies the language
 and transcribes it again in that language. Without a multilingual model such a video is refused
 in words (never indexed as English-sounding noise). `language="en"` skips identification; any
-other code transcribes with the multilingual model in that language.
+other code transcribes with the multilingual model in that language. Speech in another language
+is also translated into English by the same model (its `translate` task, loops left out:
+`Transcript.translation`), a second text for retrieval that ingest puts beside each segment's.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from ..models import PRESETS, WHISPER_BASE, WHISPER_TINY_EN, installed, resolve
 from ..types import Segment, Transcript, Word
 from .align import Remembered, aligned
 from .audio import SAMPLE_RATE, WINDOW_SECONDS, audio_windows
-from .language import Heard, Stretches, identify, looks_english
+from .language import REPETITIVE, Heard, Stretches, identify, looks_english
 
 log = logging.getLogger(__name__)
 SEED = 0  # of the sampling Whisper falls back to
@@ -215,6 +217,7 @@ class FasterWhisperASR:
         do not read as English, and the other windows stop."""
         segments: list[Segment] = []
         pieces: list = []
+        english: list[Segment] = []  # the translation, for speech in another language
         reached = [0.0]  # recognised up to here; said again after every piece, so a caller can stop us
         stop = threading.Event()  # set when the probed start is not English: the other windows stop
         again = (lambda: progress(reached[0])) if progress is not None else None
@@ -228,9 +231,9 @@ class FasterWhisperASR:
                     job = threads.submit(self._window, pool, heard.language, start, audio, again, checked, stop)
                     running.append((start + len(audio) / SAMPLE_RATE, job))
                     if len(running) >= pool.streams:
-                        _done(running.popleft(), progress, reached, segments, pieces)
+                        _done(running.popleft(), progress, reached, (segments, pieces, english))
                 while running:
-                    _done(running.popleft(), progress, reached, segments, pieces)
+                    _done(running.popleft(), progress, reached, (segments, pieces, english))
         except NotEnglish:
             raise
         except Exception as exc:  # PyAV / CTranslate2 raise many types for broken audio
@@ -238,7 +241,8 @@ class FasterWhisperASR:
                 f"{path}: audio cannot be transcribed ({exc.__class__.__name__}: {exc})",
                 "the audio track is corrupt; re-export the file or add .srt subtitles",
             ) from exc
-        return Transcript([s for s in segments if s.text], heard.language, heard.probability), pieces
+        spoken = [s for s in segments if s.text]
+        return Transcript(spoken, heard.language, heard.probability, [s for s in english if s.text]), pieces
 
     def _window(self, pool: Pool, language: str, start: float, audio, again, probe=False, stop=None) -> tuple:
         import ctranslate2
@@ -268,7 +272,22 @@ class FasterWhisperASR:
             for p, words in zip(decoded, timed):
                 moved = tuple(Word(start + w.start, start + w.end, w.text) for w in words)
                 segments.append(Segment(start + float(p.start), start + float(p.end), p.text.strip(), moved))
-        return segments, decoded
+            english = self._translated(model, audio, language, start) if language != "en" else []
+        return segments, decoded, english
+
+    def _translated(self, model, audio, language: str, start: float) -> list[Segment]:
+        """What the window says in English (Whisper's `translate` task, its loops left out): a
+        second text for retrieval, so that a question in English finds speech in another language."""
+        pieces, _ = model.transcribe(
+            audio,
+            language=language,
+            task="translate",
+            beam_size=self.beam_size,
+            condition_on_previous_text=False,
+            vad_filter=False,
+        )
+        kept = (p for p in pieces if p.compression_ratio <= REPETITIVE)
+        return [Segment(start + float(p.start), start + float(p.end), p.text.strip()) for p in kept]
 
 
 def _sure(path: str, found: Heard | None) -> Heard | None:
@@ -293,12 +312,12 @@ def _probed(decoded: list, stop) -> bool:
     raise NotEnglish(any(p.text.strip() for p in decoded))
 
 
-def _done(window: tuple[float, Future], progress, reached: list, segments: list, pieces: list) -> None:
-    """A window's segments (and pieces), once recognised; `progress` hears where it ends."""
+def _done(window: tuple[float, Future], progress, reached: list, into: tuple[list, list, list]) -> None:
+    """A window's segments, pieces and translation, once recognised (added to `into`'s);
+    `progress` hears where it ends."""
     end, job = window
-    done, decoded = job.result()
-    segments += done
-    pieces += decoded
+    for found, results in zip(job.result(), into):
+        results += found
     reached[0] = end
     if progress is not None:
         progress(end)

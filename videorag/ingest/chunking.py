@@ -1,8 +1,10 @@
-"""Text units of a video: bounded segments, fixed-window chunks, and model-sized pieces."""
+"""Text units of a video: bounded segments (with their English translation, for speech in another
+language), fixed-window chunks, and model-sized pieces."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from ..types import Segment, Word
 
@@ -50,3 +52,21 @@ def window_chunks(segments: list[Segment], seconds: float, duration: float) -> l
     end_of_text = max((s.end for s in segments), default=0.0)
     total = max(duration, end_of_text)
     return [Segment(k * seconds, min((k + 1) * seconds, total), " ".join(texts)) for k, texts in sorted(groups.items())]
+
+
+def with_translation(segments: list[Segment], english: list[Segment]) -> list[Segment]:
+    """Each segment's text followed by what it says in English, "… (in English: …)": the English
+    pieces whose middle falls inside it (else in the nearest segment). Speech in another language
+    is then found by English questions too (BM25 and the multilingual embedder read both)."""
+    if not english or not segments:
+        return segments
+    said: list[list[str]] = [[] for _ in segments]
+    for piece in english:
+        middle = (piece.start + piece.end) / 2
+        nearest = min(range(len(segments)), key=lambda i: _distance(segments[i], middle))
+        said[nearest].append(piece.text)
+    return [replace(s, text=f"{s.text} (in English: {' '.join(t)})") if t else s for s, t in zip(segments, said)]
+
+
+def _distance(segment: Segment, t: float) -> float:
+    return 0.0 if segment.start <= t < segment.end else min(abs(segment.start - t), abs(segment.end - t))

@@ -27,7 +27,7 @@ from ..errors import MediaError, VideoRAGError
 from ..index import VideoIndex, VideoRecord
 from ..names import path_text
 from ..types import FileResult, IngestReport, Segment
-from .chunking import bound_segments, window_chunks
+from .chunking import bound_segments, window_chunks, with_translation
 from .decode import MediaInfo, probe, sample_frames
 from .discover import content_id, find_videos, inside
 from .engines import create_engine
@@ -242,7 +242,8 @@ class Ingestor:
         info = probe(path)
         segments, source, warnings = self._text(path, info)
         language = language_of(segments, source)
-        segments = bound_segments(segments, cfg.max_segment_seconds)
+        english = getattr(segments, "translation", [])  # speech in another language, said in English
+        segments = with_translation(bound_segments(segments, cfg.max_segment_seconds), english)
         chunks = window_chunks(segments, cfg.chunk_seconds, info.duration)
         self._stage(path, "embed")
         embedder, multilingual = self._embedder_of(language.language)
