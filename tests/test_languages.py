@@ -67,6 +67,21 @@ def test_a_spanish_video_is_identified_and_transcribed_in_spanish(asr, clips):
     text = " ".join(s.text for s in transcript).lower()
     assert "patatas" in text and "huevos" in text
     assert all(s.words for s in transcript)   # words timed in Spanish too
+    english = " ".join(s.text for s in transcript.translation)
+    assert transcript.translation and text_language(english) == "en", english   # and said in English
+    assert all(0 <= s.start < s.end <= transcript[-1].end + 1 for s in transcript.translation)
+
+
+def test_each_segment_carries_its_english_where_it_is_said():
+    from videorag.ingest.chunking import with_translation
+
+    spoken = [Segment(0, 4, "Pela las patatas."), Segment(4, 9, "Bate los huevos."), Segment(9, 12, "Sirve.")]
+    english = [Segment(0.2, 3.5, "Peel the potatoes."), Segment(4.5, 8.0, "Beat the eggs."),
+               Segment(8.5, 13.0, "Serve it.")]
+    assert [s.text for s in with_translation(spoken, english)] == [
+        "Pela las patatas. (in English: Peel the potatoes.)", "Bate los huevos. (in English: Beat the eggs.)",
+        "Sirve. (in English: Serve it.)"]
+    assert with_translation(spoken, []) == spoken and with_translation([], english) == []
 
 
 def test_english_keeps_tiny_en_without_identification(asr, clips):
@@ -86,8 +101,9 @@ def test_a_language_is_a_code_or_auto():
 
 
 def test_a_language_given_skips_identification(clips):
-    transcript = FasterWhisperASR(language="fr").transcribe(str(clips["fr"]))
+    transcript = FasterWhisperASR(language="fr", translate=False).transcribe(str(clips["fr"]))
     assert transcript.language == "fr" and "farine" in " ".join(s.text for s in transcript).lower()
+    assert transcript.translation == []   # --no-translate: its speech is not said in English
 
 
 def test_without_a_multilingual_model_other_speech_is_refused_in_words(clips, monkeypatch):
@@ -191,6 +207,8 @@ def test_questions_in_the_videos_language_and_in_english_find_it(mixed, clips):
         assert mixed.search(question, 3)[0].path == str(clips[clip]), question
     for question, clip in (("how many eggs go into the tortilla", "es"),):
         assert str(clips[clip]) in [h.path for h in mixed.search(question, 2)], question
+    spanish = next(h for h in mixed.search("tortilla patatas huevos", 3) if h.path == str(clips["es"]))
+    assert "(in English: " in spanish.text   # the moment carries what it says in English
     assert mixed.search("how do I fix a flat bike tire", 3)[0].path == str(clips["en"])
 
 

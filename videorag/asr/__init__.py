@@ -29,9 +29,16 @@ class ASR(Protocol):
 
 
 def create_asr(
-    name: str, model: str | None = None, language: str = "auto", streams: int = 1, multilingual: str | None = None
+    name: str,
+    model: str | None = None,
+    language: str = "auto",
+    streams: int = 1,
+    multilingual: str | None = None,
+    translate: bool = True,
 ) -> ASR:
     """The backend `name`; `streams`: how many files it may transcribe at once (from as many threads);
     `language`: auto (identified per video) or an ISO 639-1 code; `multilingual`: the model for
-    other languages than the main model's."""
-    return BACKENDS.create(name, model=model, language=language, streams=streams, multilingual_model=multilingual)
+    other languages than the main model's; `translate`: also say their speech in English."""
+    return BACKENDS.create(
+        name, model=model, language=language, streams=streams, multilingual_model=multilingual, translate=translate
+    )

@@ -118,8 +118,10 @@ class FasterWhisperASR:
         window_seconds: float = WINDOW_SECONDS,
         streams: int = 1,
         multilingual_model: str | None = None,
+        translate: bool = True,
     ):
         self.language = language or "auto"
+        self.translate = translate  # speech in another language also translated into English
         self.beam_size = beam_size
         self.window_seconds = window_seconds
         path, self.model_name = resolve(model, WHISPER_TINY_EN)
@@ -272,7 +274,7 @@ class FasterWhisperASR:
             for p, words in zip(decoded, timed):
                 moved = tuple(Word(start + w.start, start + w.end, w.text) for w in words)
                 segments.append(Segment(start + float(p.start), start + float(p.end), p.text.strip(), moved))
-            english = self._translated(model, audio, language, start) if language != "en" else []
+            english = self._translated(model, audio, language, start) if language != "en" and self.translate else []
         return segments, decoded, english
 
     def _translated(self, model, audio, language: str, start: float) -> list[Segment]:
