@@ -19,6 +19,7 @@ NAMES = {
     "tr": "Turkish", "ca": "Catalan", "id": "Indonesian", "vi": "Vietnamese", "ja": "Japanese", "zh": "Chinese",
     "ko": "Korean", "ar": "Arabic", "he": "Hebrew",
 }  # fmt: skip
+IN_ENGLISH = "(in English: "  # what follows in a segment's text is its speech translated at ingest
 NOT_COVERED = {
     "en": "The videos do not cover this.",
     "es": "Los vídeos no tratan esto.",

@@ -9,9 +9,10 @@
   "France" in a collection of how-tos) make a question off-topic;
 - `judge`: the judge's best P(yes), "does this step answer the question", over the steps judged
   search read (needs the judge; `nan` without it);
-- across languages (a question in English, the top moment in Spanish) `coverage` and `known` cannot
+- across languages (a question in French, the top moment in Spanish) `coverage` and `known` cannot
   be read: they are `nan`, and the models take them at their mean (`model.Logistic`), so the
-  decision rests on the others;
+  decision rests on the others; an English question is read against the English translation a
+  moment of other speech carries (ingest's `translate`);
 - `covered`: the generator's own P(yes) to "do these moments contain the answer?", asked with the
   prompt it answers from (a chat model's `Generator.covered`; its answer then reuses the prompt
   already evaluated; `nan` for generators without it).
@@ -63,7 +64,7 @@ def cheap_signals(qc, video: int, start: float, end: float, excerpt: str) -> Sig
     """The signals of plain retrieval's top moment (`video` row, its span, the excerpt's text:
     what is said and what the screen shows meanwhile)."""
     mapped = qc.corpus.is_multilingual(video)
-    if _across_languages(qc, video):  # the question's words cannot be found in the video's
+    if _across_languages(qc, video, excerpt):  # the question's words cannot be found in the video's
         return Signals(_relevance(qc, video, start, end), math.nan, math.nan, mapped=mapped)
     terms = list(dict.fromkeys(tokenize(qc.query.text)))
     bm25 = qc.corpus.segments.bm25
@@ -78,14 +79,16 @@ def cheap_signals(qc, video: int, start: float, end: float, excerpt: str) -> Sig
     )
 
 
-def _across_languages(qc, video: int) -> bool:
+def _across_languages(qc, video: int, excerpt: str) -> bool:
     """Whether the question is asked in another language than `video` speaks (only asked of a
-    library with videos in other languages than English)."""
+    library with videos in other languages than English) — unless it is asked in English and the
+    excerpt carries its speech translated into English at ingest."""
     if qc.corpus.languages is None:
         return False
-    from ..languages import text_language
+    from ..languages import IN_ENGLISH, text_language
 
-    return text_language(qc.query.text) != qc.corpus.language_of(video)
+    asked = text_language(qc.query.text)
+    return asked != qc.corpus.language_of(video) and not (asked == "en" and IN_ENGLISH in excerpt)
 
 
 def judged_signal(qc) -> float:
