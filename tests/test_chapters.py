@@ -154,6 +154,10 @@ def test_ingest_stores_chapters_the_cli_lists_them_and_optimize_gives_an_older_i
     ("how long should the glue dry?", None),
     ("What temperature is the oven?", None),
     ("What do I need to patch a tire?", None),
+    ("What steps are needed to patch a tire?", None),
+    ("What parts do I need for the dripping faucet?", None),
+    ("What is the tip about letting the dough rest?", None),
+    ("What does the recipe say about salt?", None),
 ])
 def test_overview_questions_are_told_from_questions_about_a_moment(question, kind):
     from videorag.generate.overview import overview_of

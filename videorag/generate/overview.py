@@ -29,9 +29,9 @@ NAME = "overview"  # the answer's `generator`
 _CUE = re.compile(
     r"\b(overview|summar(y|ies|ise|ize)|outline|recap|gist|rundown|synopsis|tl;?dr|main points|key points"
     r"|table of contents|chapters)\b"
-    r"|\bwhat (topics|subjects|parts|sections|steps) (does|do|did|are|is|were)\b"
-    r"|\bwhat (is|are|was|were) .{1,80}? about\b"
-    r"|\bwhat (does|do|did) .{1,80}? (cover|discuss|talk about|go over|teach)\b",
+    r"|\bwhat (topics|subjects|sections) (does|do|did|are|is|were)\b"
+    r"|\bwhat (is|are|was|were) .{1,80}? about\W*$"
+    r"|\bwhat (does|do|did) .{1,80}? (cover|discuss|talk about|go over|teach)\W*$",
     re.IGNORECASE,
 )
 _WHICH = re.compile(r"\b(which|what) videos?\b", re.IGNORECASE)
