@@ -130,11 +130,13 @@ def test_ingest_stores_chapters_the_cli_lists_them_and_optimize_gives_an_older_i
     meta = json.loads((index / "videorag.json").read_text())  # as an index made before chapters
     (index / "videorag.json").write_text(json.dumps({**meta, "format": 3}))
     shutil.rmtree(index / "chapters.lance")
+    assert "chapters for 0 of 1 videos (videorag optimize adds them)" in videorag_cli("info", "--index", str(index)).stdout
     refused = videorag_cli("chapters", str(lecture), "--index", str(index))
     assert refused.returncode != 0 and "indexed before videorag found chapters" in refused.stderr
     assert f"videorag optimize --index {index}" in refused.stderr
     optimized = videorag_cli("optimize", "--index", str(index))
     assert "chapters found for 1 videos" in optimized.stderr, optimized.stderr
+    assert "chapters for all 1 videos" in videorag_cli("info", "--index", str(index)).stdout
     again = json.loads(videorag_cli("chapters", str(lecture), "--index", str(index), "--json").stdout)
     assert again["chapters"] == found["chapters"] and json.loads((index / "videorag.json").read_text())["format"] == 4
     unknown = videorag_cli("chapters", "no-such-video", "--index", str(index))

@@ -114,6 +114,7 @@ def cmd_info(rag, args) -> int:
         f"captions {stats.get('captions', 0)}\n"
         f"words   {_precision(stats)}\n"
         f"speech  {_languages(stats)}\n"
+        f"chapters {_chaptered(stats)}\n"
         f"disk    {stats['disk_bytes'] / 1e6:.1f} MB"
     )
     for line in _other_languages(rag.library.index):
@@ -131,6 +132,14 @@ def _languages(stats: dict) -> str:
     """The videos' languages: 'en 12, es 2' (an index older than format 3: all taken as English)."""
     counts = ", ".join(f"{language} {n}" for language, n in stats.get("languages", {}).items()) or "none"
     return counts + (" (index format < 3: languages not recorded)" if stats.get("format", 3) < 3 else "")
+
+
+def _chaptered(stats: dict) -> str:
+    """How many videos have chapters ('all 12', or how to give the others theirs)."""
+    have, videos = stats.get("chaptered", 0), stats["videos"]
+    return (
+        f"for all {videos} videos" if have >= videos else f"for {have} of {videos} videos (videorag optimize adds them)"
+    )
 
 
 def _other_languages(index) -> list[str]:
