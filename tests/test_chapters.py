@@ -4,6 +4,7 @@ made before them."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 
@@ -198,5 +199,9 @@ def test_the_collection_and_which_videos_are_overviews_and_an_unknown_video_is_a
     assert {c.path for c in whole.citations} == {str(lecture), str(lecture.parent / "kettle.mp4")}
     which = library.ask("Which videos are about fixing a flat bicycle tire?")
     assert which.citations and which.citations[0].path == str(lecture) and round(which.citations[0].start) == 70
+    short = library.ask("Give me an overview of the kettle clip")   # one chapter: gone through by its sentences
+    assert re.match(r"kettle\.mp4 \(0:08\) in [1-8] steps:", short.answer), short.answer
+    assert all(c.path.endswith("kettle.mp4") and c.end - c.start < 8 for c in short.citations)
+    assert len(short.claims) == len(short.citations) == len(short.answer.splitlines()) - 1
     unknown = library.ask("Give me an overview of the chess tournament")
     assert unknown.abstained and unknown.citations == [] and unknown.answer == "The videos do not cover this."

@@ -49,6 +49,7 @@ _ASKING = frozenset(
     )
 )
 MAX_VIDEOS = 12  # videos a collection overview lists
+MAX_STEPS = 8  # sentences an overview of a one-chapter video goes through (spread over it)
 
 
 @dataclass(frozen=True)
@@ -116,16 +117,23 @@ def _named_video(named: str, sources: Sources) -> dict | None:
 
 
 def _video(question: str, video: dict, sources: Sources) -> Answer:
-    """One claim a chapter: its title and the sentence that best stands for it, citing it."""
+    """One claim a chapter: its title and the sentence that best stands for it, citing it; a video
+    of one chapter (a short clip) is gone through by its sentences instead."""
     chapters = sources.chapters(video["video_id"]) or [Chapter(0.0, video["duration"], "")]
     segments = sources.segments(video["video_id"])
+    name = f"{Path(video['path']).name} ({clock(video['duration'])})"
+    if len(chapters) == 1 and segments:
+        said = steps([s.start for s in segments], [s.end for s in segments], [s.text for s in segments])
+        if len(said) > MAX_STEPS:
+            said = [said[round(i * (len(said) - 1) / (MAX_STEPS - 1))] for i in range(MAX_STEPS)]
+        cited = [Citation(video["video_id"], video["path"], s.start, s.end) for s in said]
+        return _listed(question, f"{name} in {len(said)} steps:", [_sentence(s.text) for s in said], cited)
     lines = [
         (f"{chapter.title}: {key_sentence(chapter, segments)}" if chapter.title else key_sentence(chapter, segments))
         for chapter in chapters
     ]
     cited = [Citation(video["video_id"], video["path"], c.start, c.end) for c in chapters]
-    head = f"{Path(video['path']).name} ({clock(video['duration'])}) in {len(chapters)} parts:"
-    return _listed(question, head, lines, cited)
+    return _listed(question, f"{name} in {len(chapters)} parts:", lines, cited)
 
 
 def _collection(question: str, sources: Sources) -> Answer:
