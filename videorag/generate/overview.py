@@ -6,7 +6,8 @@ search; none, when the index holds one video); with "the videos", "the collectio
 they ask for the collection; "which videos are about …" asks which videos match. They are
 answered from the chapters (`videorag.chapters`): each chapter is mapped to its title and the
 sentence of it that says most of what the chapter is about, and the answer puts these together in
-time order, one claim a chapter citing the chapter's span. A named video that is not in the index
+time order, one claim a chapter citing the chapter's span (a video of one chapter, a short clip,
+is gone through by up to `MAX_STEPS` of its sentences instead). A named video that is not in the index
 is abstained on. English phrasings only (other languages ask as any question).
 
 The map is extractive: an LLM summary of each chapter would cost the local 1.5B about a second a
