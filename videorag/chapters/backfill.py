@@ -9,6 +9,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..embed import TextEmbedder, embed_long
+from ..types import Segment
 from . import chapters_of
 
 
@@ -23,9 +24,10 @@ def add_missing(index, embedder_of: Callable[[bool], TextEmbedder], progress: bo
     other = index.multilingual({r["video_id"] for r in missing})
     for row in tqdm(missing, desc="chapters", unit="video", disable=not progress or not missing):
         video_id = row["video_id"]
-        units = [u for u in index.units({video_id}).to_pylist() if u["kind"] == "segment"]
-        units.sort(key=lambda u: u["idx"])
-        segments = index.segments(video_id)
+        units = sorted(
+            (u for u in index.units({video_id}).to_pylist() if u["kind"] == "segment"), key=lambda u: u["idx"]
+        )
+        segments = [Segment(u["start"], u["end"], u["text"]) for u in units]
         vectors = np.array([u["vector"] for u in units], np.float32).reshape(len(units), -1)
         embedder = embedder_of(video_id in other)
         found = chapters_of(segments, vectors, row["duration"], lambda texts: embed_long(embedder, texts))

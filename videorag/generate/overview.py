@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..retrieve.steps import steps
-from ..retrieve.text import STOP_WORDS, tokenize, words
+from ..retrieve.text import STOP_WORDS, stem, tokenize, words
 from ..types import Answer, Chapter, Citation, Claim, Hit, Segment, clock
 from ..verify.claims import marked
 
@@ -64,13 +64,12 @@ class Overview:
 
 def overview_of(question: str) -> Overview | None:
     """The overview `question` asks for, None when it asks something else."""
-    named = " ".join(
-        w for w in words(question) if w not in STOP_WORDS and tokenize(w) and tokenize(w)[0] not in _ASKING
-    )
-    if _WHICH.search(question):
-        return Overview("which", named) if named else None
-    if not _CUE.search(question):
+    which = bool(_WHICH.search(question))
+    if not which and not _CUE.search(question):
         return None
+    named = " ".join(w for w in words(question) if w not in STOP_WORDS and stem(w) not in _ASKING)
+    if which:
+        return Overview("which", named) if named else None
     return Overview("collection" if _COLLECTION.search(question) and not named else "video", named)
 
 

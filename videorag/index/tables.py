@@ -92,22 +92,18 @@ def caption_schemas(dim: int) -> dict[str, pa.Schema]:
 
 def word_schemas() -> dict[str, pa.Schema]:
     """Word timings (index format 2): one row per video, its recognised words and their times."""
-    times = pa.list_(pa.float64())
-    return {
-        "words": pa.schema(
-            [("video_id", pa.string()), ("starts", times), ("ends", times), ("words", pa.list_(pa.string()))]
-        )
-    }
+    return {"words": _timed_texts("words")}
 
 
 def chapter_schemas() -> dict[str, pa.Schema]:
     """Each video's chapters (index format 4): one row per video, their starts, ends and titles."""
+    return {"chapters": _timed_texts("titles")}
+
+
+def _timed_texts(texts: str) -> pa.Schema:
+    """A table of one row per video: its timed texts' starts, ends, and the texts in `texts`."""
     times = pa.list_(pa.float64())
-    return {
-        "chapters": pa.schema(
-            [("video_id", pa.string()), ("starts", times), ("ends", times), ("titles", pa.list_(pa.string()))]
-        )
-    }
+    return pa.schema([("video_id", pa.string()), ("starts", times), ("ends", times), (texts, pa.list_(pa.string()))])
 
 
 def language_schemas() -> dict[str, pa.Schema]:

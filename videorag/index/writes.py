@@ -65,8 +65,8 @@ class Writes(IndexState):
             if self.has_words and any(s.words for s in record.segments):
                 self._add_words(record)
             self._add_language(record)
-            if record.chapters:
-                self.set_chapters(record.video_id, record.chapters)
+            if record.chapters:  # its earlier rows are gone already (`_remove` above)
+                self._add_chapters(record.video_id, record.chapters)
         rows = pa.concat_tables([self._video_row(r) for r in records])
         (
             self._tables["videos"]
@@ -131,17 +131,21 @@ class Writes(IndexState):
 
     def set_chapters(self, video_id: str, chapters: list[Chapter]) -> None:
         """(Re)place a video's chapters (ingest, or `optimize` for a video indexed before them)."""
-        row = {"video_id": [video_id], "titles": [[c.title for c in chapters]]}
-        row |= {"starts": [[c.start for c in chapters]], "ends": [[c.end for c in chapters]]}
         with self.writer():
             self._tables["chapters"].delete(f"video_id = {quote(video_id)}")
-            self._tables["chapters"].add(pa.table(row, schema=self._tables["chapters"].schema))
+            self._add_chapters(video_id, chapters)
+
+    def _add_chapters(self, video_id: str, chapters: list[Chapter]) -> None:
+        self._add_timed("chapters", video_id, chapters, "titles", [c.title for c in chapters])
 
     def _add_words(self, record: VideoRecord) -> None:
         words = [w for s in record.segments for w in s.words]
-        row = {"video_id": [record.video_id], "words": [[w.text for w in words]]}
-        row |= {"starts": [[w.start for w in words]], "ends": [[w.end for w in words]]}
-        self._tables["words"].add(pa.table(row, schema=self._tables["words"].schema))
+        self._add_timed("words", record.video_id, words, "words", [w.text for w in words])
+
+    def _add_timed(self, table: str, video_id: str, spans: list, column: str, texts: list[str]) -> None:
+        """A video's row of timed texts (`tables._timed_texts`): the spans' starts and ends, `texts`."""
+        row = {"video_id": [video_id], "starts": [[s.start for s in spans]], "ends": [[s.end for s in spans]]}
+        self._tables[table].add(pa.table({**row, column: [texts]}, schema=self._tables[table].schema))
 
     def _add_chunk_views(self, record: VideoRecord) -> None:
         views = record.chunk_views
