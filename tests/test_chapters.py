@@ -205,3 +205,11 @@ def test_the_collection_and_which_videos_are_overviews_and_an_unknown_video_is_a
     assert len(short.claims) == len(short.citations) == len(short.answer.splitlines()) - 1
     unknown = library.ask("Give me an overview of the chess tournament")
     assert unknown.abstained and unknown.citations == [] and unknown.answer == "The videos do not cover this."
+
+
+def test_an_overview_keeps_a_translation_with_the_sentence_it_translates():
+    from videorag.generate.overview import sentences
+
+    said = [Segment(0, 3, "Pela las patatas. (in English: Peel the potatoes.)"), Segment(3, 6, "Bate los huevos.")]
+    assert [s.text for s in sentences(said)] == [
+        "Pela las patatas. (in English: Peel the potatoes.)", "Bate los huevos."]

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..retrieve.steps import steps
+from ..languages import IN_ENGLISH
+from ..retrieve.steps import Step, steps
 from ..retrieve.text import STOP_WORDS, stem, tokenize, words
 from ..types import Answer, Chapter, Citation, Claim, Hit, Segment, clock
 from ..verify.claims import marked
@@ -123,7 +124,7 @@ def _video(question: str, video: dict, sources: Sources) -> Answer:
     segments = sources.segments(video["video_id"])
     name = f"{Path(video['path']).name} ({clock(video['duration'])})"
     if len(chapters) == 1 and segments:
-        said = steps([s.start for s in segments], [s.end for s in segments], [s.text for s in segments])
+        said = sentences(segments)
         if len(said) > MAX_STEPS:
             said = [said[round(i * (len(said) - 1) / (MAX_STEPS - 1))] for i in range(MAX_STEPS)]
         cited = [Citation(video["video_id"], video["path"], s.start, s.end) for s in said]
@@ -177,13 +178,24 @@ def _listed(question: str, head: str, lines: list[str], cited: list[Citation]) -
 def key_sentence(chapter: Chapter, segments: list[Segment]) -> str:
     """The chapter's sentence that says most of its title's words (its first, without a title or
     a match): what the chapter is about, in its own words."""
-    inside = [s for s in segments if chapter.start <= (s.start + s.end) / 2 < chapter.end]
-    found = steps([s.start for s in inside], [s.end for s in inside], [s.text for s in inside]) if inside else []
+    found = sentences([s for s in segments if chapter.start <= (s.start + s.end) / 2 < chapter.end])
     if not found:
         return "(nothing said)"
     title = set(tokenize(chapter.title))
     best = max(found, key=lambda s: (len(title & set(tokenize(s.text))), len(tokenize(s.text)) >= 4))
     return _sentence(best.text)
+
+
+def sentences(segments: list[Segment]) -> list[Step]:
+    """The segments' sentences (`retrieve.steps`), a translation ingest added ("(in English: …)")
+    kept with the sentence it translates."""
+    found: list[Step] = []
+    for step in steps([s.start for s in segments], [s.end for s in segments], [s.text for s in segments]):
+        if found and step.text.startswith(IN_ENGLISH):
+            found[-1] = Step(found[-1].start, step.end, f"{found[-1].text} {step.text}")
+        else:
+            found.append(step)
+    return found
 
 
 def _sentence(text: str) -> str:
