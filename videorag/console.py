@@ -29,8 +29,9 @@ class Parser(argparse.ArgumentParser):
     """argparse with usage errors on one line, in words, and where to look for help (every
     subcommand's parser is one too)."""
 
-    def __init__(self, *args, formatter_class=Formatter, **kwargs):
-        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")

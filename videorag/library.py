@@ -23,8 +23,10 @@ from .resources import own
 from .types import IngestReport
 
 if TYPE_CHECKING:
+    from .caption import Captioner
     from .index import VideoIndex
     from .retrieve import Corpus
+    from .visual import VisualEmbedder
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +52,8 @@ class Library:
         self.config = config or Config()
         self._embedder, self._asr, self._given = embedder, asr, embedder
         self._index: VideoIndex | None = None
-        self._visual = self._captioner = None
+        self._visual: VisualEmbedder | None = None
+        self._captioner: Captioner | None = None
         self._frame_nets: dict | None = None
         self._lock = threading.RLock()
         self._saving = threading.Lock()  # one snapshot build at a time (an ingest beside a search)
@@ -381,9 +384,9 @@ class Library:
             return None
         if not all(ann.grows_in_memory(level["ann"]) for level in base["levels"].values()):
             return None
-        current = dict(zip(*index.videos(["video_id", "path"]).to_pydict().values()))
+        current = dict(zip(*index.videos(["video_id", "path"]).to_pydict().values(), strict=True))
         added = set(current) - set(base["video_ids"])
-        if not added or any(current.get(v) != p for v, p in zip(base["video_ids"], base["paths"])):
+        if not added or any(current.get(v) != p for v, p in zip(base["video_ids"], base["paths"], strict=True)):
             return None
         old = snapshot.load(self.location, base["token"])
         if old is None:

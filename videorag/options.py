@@ -106,7 +106,7 @@ OPENING = ("index", "remove", "check", "info", "optimize", "search", "ask", "tra
 WRITING = ("index", "remove", "check", "optimize")
 SEARCHING = ("search", "ask", "serve", "mcp")
 SERVING = ("serve", "mcp")   # their --method and --judge are the defaults of the requests they answer
-RERANKING = SEARCHING + ("eval index",)
+RERANKING = (*SEARCHING, "eval index")
 ANSWERING = ("ask", "serve", "train-frame-selector", "eval generation", "eval index", "eval answers",
              "eval make-qa")
 SERVER_URL = ("ask", "serve", "train-frame-selector", "eval make-qa")
@@ -166,12 +166,12 @@ SEARCH = (
     option("--method", "search.method", "retrieval method of the requests naming none: %(choices)s (default "
            "{default}; see README)", SERVING, choices=_method_names, metavar="NAME"),
     option("--visual-alpha", "search.visual_alpha", "videorag-vt: weight of text against frames "
-           "(default {default})", SEARCHING + ("eval index",), type=float),
+           "(default {default})", (*SEARCHING, "eval index"), type=float),
     option("--fusion", "search.fusion", "how dense and BM25 scores meet (default {default})", SEARCHING,
            choices=FUSIONS),
     option("--alpha", "search.alpha", "weight of dense scores against BM25 in every method fusing them "
            "(default: each method's own, " + ", ".join(f"{m} {a}" for m, a in DEFAULT_ALPHA.items()) + ")",
-           SEARCHING + ("eval retrieval", "eval sweep", "eval generation"), type=float),
+           (*SEARCHING, "eval retrieval", "eval sweep", "eval generation"), type=float),
     option("--weak-below", "search.weak_below", "mark a hit weak when its best segment's similarity to the "
            "query is below this (default {default}; -1: never)", SEARCHING, type=float, metavar="COSINE"),
 )
@@ -204,7 +204,7 @@ JUDGE = (
 GENERATE = (
     option("--generator", "generate.backend", "answer generator: auto | extractive | openai | llamacpp "
            "(default {default}: llamacpp with the judge's model when installed, else extractive)",
-           ANSWERING + ("demo",)),
+           (*ANSWERING, "demo")),
     option("--model", "generate.model", "generator model (server model name or GGUF path)", ANSWERING),
     option("--base-url", "generate.base_url", "openai: server URL (default $OPENAI_BASE_URL)", SERVER_URL),
     option("--max-tokens", "generate.max_tokens", "answer length cap, in tokens (default {default})",

@@ -33,7 +33,8 @@ from .retrieve.live import LiveSearcher
 from .types import Answer, Evidence, Hit
 
 if TYPE_CHECKING:
-    from .answerability import Verdict
+    from .answerability import Answerability, Verdict
+    from .embed import TextEmbedder
 
 
 class VideoRAG:
@@ -59,7 +60,9 @@ class VideoRAG:
         self.library = Library(index_dir, config, embedder=embedder, asr=asr, resources=self.resources)
         self.location = self.library.location
         self._embedder_given = embedder is not None
-        self._query_model, self._generator, self._answerability = None, generator, None
+        self._query_model: TextEmbedder | None = None
+        self._generator = generator
+        self._answerability: Answerability | None = None
         self._lock = threading.RLock()
         self.frames = IndexFrames(lambda: self.library.index)  # frame images, read from the index when asked for
         self.live = LiveSearcher(
@@ -318,7 +321,7 @@ class VideoRAG:
 
         assert asked.overview is not None, "`answer` sends overview questions here"
         corpus = self.live.get().corpus  # the snapshot: no index read
-        videos = zip(corpus.video_ids, corpus.paths, map(corpus.duration, range(len(corpus.video_ids))))
+        videos = zip(corpus.video_ids, corpus.paths, map(corpus.duration, range(len(corpus.video_ids))), strict=True)
         sources = Sources(
             [{"video_id": v, "path": p, "duration": d} for v, p, d in videos],
             corpus.chapters_of,

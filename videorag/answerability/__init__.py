@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from .model import Weights, load
 from .signals import Signals, cheap_signals, judged_signal
 
-__all__ = ["Answerability", "Verdict", "Signals", "Weights", "load"]
+__all__ = ["Answerability", "Signals", "Verdict", "Weights", "load"]
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ class Logistic:
     @classmethod
     def fit(
         cls, features: tuple[str, ...], x: np.ndarray, y: np.ndarray, c: float = 1.0, weight: np.ndarray | None = None
-    ) -> "Logistic":
+    ) -> Logistic:
         """Standardised features, L2-regularised logistic regression (`weight`: per row)."""
         from ..registry import require
 
@@ -68,7 +68,7 @@ class Weights:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Weights":
+    def from_dict(cls, data: dict) -> Weights:
         cheap, judged, full = (Logistic(**{**data[k], "features": tuple(data[k]["features"])}) for k in MODELS)
         return cls(cheap, judged, full, float(data["offtopic"]), data.get("fitted_on", {}))
 

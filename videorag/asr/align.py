@@ -65,7 +65,7 @@ def aligned(model, audio, pieces: list, language: str | None) -> list[tuple[Word
         encoded = model.encode.get(pad_or_trim(features[:, seek : seek + size]))
         found = [{"seek": seek, "start": p.start, "end": p.end, "tokens": list(p.tokens)} for p in window]
         last = model.add_word_timestamps([found], tokenizer, encoded, size, PREPEND, APPEND, last) or last
-        for piece, segment in zip(window, found):
+        for piece, segment in zip(window, found, strict=True):
             said = segment.get("words", ())
             words[piece.id] = tuple(Word(float(w["start"]), float(w["end"]), w["word"].strip()) for w in said)
     model.encode.forget()

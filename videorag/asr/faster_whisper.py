@@ -271,7 +271,7 @@ class FasterWhisperASR:
             if probe:
                 _probed(decoded, stop)
             timed = aligned(model, audio, decoded, info.language)
-            for p, words in zip(decoded, timed):
+            for p, words in zip(decoded, timed, strict=True):
                 moved = tuple(Word(start + w.start, start + w.end, w.text) for w in words)
                 segments.append(Segment(start + float(p.start), start + float(p.end), p.text.strip(), moved))
             english = self._translated(model, audio, language, start) if language != "en" and self.translate else []
@@ -318,7 +318,7 @@ def _done(window: tuple[float, Future], progress, reached: list, into: tuple[lis
     """A window's segments, pieces and translation, once recognised (added to `into`'s);
     `progress` hears where it ends."""
     end, job = window
-    for found, results in zip(job.result(), into):
+    for found, results in zip(job.result(), into, strict=True):
         results += found
     reached[0] = end
     if progress is not None:

@@ -61,7 +61,7 @@ def caption_frames(
     kept = sorted(set(owners))
     seen = dict(zip(kept, describe([frames[i] for i in kept]), strict=True))
     captions = []
-    for frame, owner in zip(frames, owners):
+    for frame, owner in zip(frames, owners, strict=True):
         text = join(label, seen[owner], said_around(segments, frame.t, said_seconds))
         if text:
             captions.append(Caption(frame.t, text))

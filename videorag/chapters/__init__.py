@@ -29,10 +29,10 @@ def chapters_of(
         return [Chapter(0.0, duration, "")]
     starts = boundaries(segments, vectors, duration) if duration >= SHORTEST_VIDEO else [0.0]
     ends = [*starts[1:], duration]
-    groups = [[i for i, s in enumerate(segments) if a <= s.start < b] for a, b in zip(starts, ends)]
+    groups = [[i for i, s in enumerate(segments) if a <= s.start < b] for a, b in zip(starts, ends, strict=True)]
     centres = np.stack([_centre(vectors[g]) if g else np.zeros(vectors.shape[1]) for g in groups])
     names = titles([[segments[i] for i in g] for g in groups], centres, embed)
-    return [Chapter(a, b, name) for a, b, name in zip(starts, ends, names)]
+    return [Chapter(a, b, name) for a, b, name in zip(starts, ends, names, strict=True)]
 
 
 def _centre(vectors: np.ndarray) -> np.ndarray:

@@ -4,6 +4,7 @@ segments and vectors the index already holds, no file decoded again (`videorag o
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -30,6 +31,6 @@ def add_missing(index, embedder_of: Callable[[bool], TextEmbedder], progress: bo
         segments = [Segment(u["start"], u["end"], u["text"]) for u in units]
         vectors = np.array([u["vector"] for u in units], np.float32).reshape(len(units), -1)
         embedder = embedder_of(video_id in other)
-        found = chapters_of(segments, vectors, row["duration"], lambda texts: embed_long(embedder, texts))
+        found = chapters_of(segments, vectors, row["duration"], partial(embed_long, embedder))
         index.set_chapters(video_id, found)
     return len(missing)

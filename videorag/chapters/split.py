@@ -63,7 +63,7 @@ def _about_the_others(starts: list[float], duration: float, middles: np.ndarray,
     each other: an introduction that lists the topics, not a topic."""
     ends = [*starts[1:], duration]
     centres = []
-    for a, b in zip(starts, ends):
+    for a, b in zip(starts, ends, strict=True):
         total = weighted[(middles >= a) & (middles < b)].sum(axis=0)
         centres.append(total / max(float(np.linalg.norm(total)), 1e-12))
     sims = np.array(centres) @ np.array(centres).T

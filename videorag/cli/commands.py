@@ -147,9 +147,9 @@ def _other_languages(index) -> list[str]:
     known = {v: lp for v, lp in index.languages().items() if lp[0] != "en"}
     if not known:
         return []
-    paths = dict(zip(*index.videos(["video_id", "path"]).to_pydict().values()))
+    paths = dict(zip(*index.videos(["video_id", "path"]).to_pydict().values(), strict=True))
     shown = (f"{language} ({p:.2f})" if p is not None else language for language, p in known.values())
-    return [f"        {s:<12} {paths[v]}" for s, v in zip(shown, known) if v in paths]
+    return [f"        {s:<12} {paths[v]}" for s, v in zip(shown, known, strict=True) if v in paths]
 
 
 def _precision(stats: dict) -> str:

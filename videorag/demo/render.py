@@ -96,7 +96,7 @@ def render(
     speech = [speak(s, speed, voice) for s in howto.steps]
     pause = np.zeros(int(PAUSE * SAMPLE_RATE), np.int16)
     spans, t = [], 0.0
-    for text, clip in zip(howto.steps, speech):
+    for text, clip in zip(howto.steps, speech, strict=True):
         length = len(clip) / SAMPLE_RATE + PAUSE
         spans.append(StepSpan(t, t + length, text))
         t += length
@@ -117,7 +117,7 @@ def _encode(path: Path, howto: HowTo, spans: list[StepSpan], track, fps: int, si
             astream.layout = "mono"
         for i, span in enumerate(spans):
             slide = _slide(howto.title, howto.slide(i), PALETTE[i % len(PALETTE)], size)
-            for n in range(int(round(span.start * fps)), int(round(span.end * fps))):
+            for n in range(round(span.start * fps), round(span.end * fps)):
                 frame = av.VideoFrame.from_ndarray(slide, format="rgb24")
                 frame.pts, frame.time_base = n, Fraction(1, fps)
                 out.mux(vstream.encode(frame))

@@ -51,9 +51,9 @@ class E5Model:
         """Each text's passage vector, cached or embedded (the missing ones in one batch); call
         with `lock` held."""
         missing = list(dict.fromkeys(t for t in texts if t not in self.vectors))
-        fresh = dict(zip(missing, self.model().passage(missing))) if missing else {}
+        fresh = dict(zip(missing, self.model().passage(missing), strict=True)) if missing else {}
         vectors = [fresh[t] if t in fresh else self.vectors[t] for t in texts]
-        for text, vector in zip(texts, vectors):
+        for text, vector in zip(texts, vectors, strict=True):
             self.vectors[text] = vector
             self.vectors.move_to_end(text)
         while len(self.vectors) > CACHED:

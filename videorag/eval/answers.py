@@ -80,14 +80,14 @@ def _pairs(items: list[dict], answers: list[dict]) -> list[tuple[dict, dict]]:
             f"got {len(items)} items and {len(answers)} answers: answers pair with items by "
             f"position, one `videorag ask --json` output per item"
         )
-    for item, answer in zip(items, answers):
+    for item, answer in zip(items, answers, strict=True):
         asked = (answer.get("question") or item["question"]).strip()
         if asked != item["question"].strip():
             raise ValueError(
                 f"item {item['id']!r} asks {item['question']!r} but its answer is to {asked!r}: "
                 f"keep the answers in the items' order"
             )
-    return list(zip(items, answers))
+    return list(zip(items, answers, strict=True))
 
 
 def _checked_citations(answer: dict) -> list[dict]:
@@ -147,7 +147,7 @@ def _ratio(part: float, whole: float) -> float | None:
 def _rouge(pairs: list[tuple[dict, dict]], rows: list[dict]) -> float | None:
     scored = [
         (answer.get("answer") or "", item["reference"])
-        for (item, answer), row in zip(pairs, rows)
+        for (item, answer), row in zip(pairs, rows, strict=True)
         if row["answerable"] and not row["abstained"] and item.get("reference")
     ]
     return rouge_l([p for p, _ in scored], [r for _, r in scored]).value if scored else None

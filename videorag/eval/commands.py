@@ -53,7 +53,7 @@ def cmd_retrieval(args, config):
     bench = BenchRanker(args, config, transcripts)
     methods = list(BENCH_METHODS) if args.method == "all" else args.method.split(",")
     results = [evaluate_retrieval(items, bench.ranker(m), m, show_progress=config.show_progress) for m in methods]
-    for m, r in zip(methods, results):
+    for m, r in zip(methods, results, strict=True):
         r["alpha"] = config.search.fusion_alpha(m)
     write_report(
         args,
@@ -190,7 +190,7 @@ def cmd_index(args, config):
 
         judge = create_generator(GenerateConfig(backend=args.judge, model=args.judge_model, max_tokens=4))
         answered = [it for it in items if it.answer]
-        for m, result in zip(methods, results):
+        for m, result in zip(methods, results, strict=True):
             result.update(generation_pass(rag, answered, m, judge))
     write_report(
         args, "index-eval", [("Moments and videos over your index", report.index_table(results))], {"results": results}

@@ -34,14 +34,17 @@ def _mean(values: list[float]) -> float:
 # -- generation ---------------------------------------------------------------------------------
 def rouge_l(preds: list[str], refs: list[str]) -> Score:
     scorer = require("rouge_score.rouge_scorer", "eval").RougeScorer(["rougeL"], use_stemmer=True)
-    per = [scorer.score(r, p)["rougeL"].fmeasure * 100 for p, r in zip(preds, refs)]
+    per = [scorer.score(r, p)["rougeL"].fmeasure * 100 for p, r in zip(preds, refs, strict=True)]
     return Score("ROUGE-L", _mean(per), per)
 
 
 def bleu4(preds: list[str], refs: list[str]) -> Score:
     bleu = require("nltk.translate.bleu_score", "eval")
     smooth = bleu.SmoothingFunction().method1
-    per = [bleu.sentence_bleu([r.split()], p.split(), smoothing_function=smooth) * 100 for p, r in zip(preds, refs)]
+    per = [
+        bleu.sentence_bleu([r.split()], p.split(), smoothing_function=smooth) * 100
+        for p, r in zip(preds, refs, strict=True)
+    ]
     return Score("BLEU-4", _mean(per), per)
 
 
@@ -92,7 +95,7 @@ def geval(questions: list[str], preds: list[str], refs: list[str], judge) -> Sco
     """G-Eval through `judge(prompt) -> str` (any generator backend as a completion function).
     Unparseable ratings count as 1 (the lowest) and are reported in the note."""
     per, failed = [], 0
-    for q, p, r in zip(questions, preds, refs):
+    for q, p, r in zip(questions, preds, refs, strict=True):
         rating = parse_rating(judge(GEVAL_PROMPT.format(question=q, reference=r, answer=p)))
         failed += rating is None
         per.append(rating or 1.0)
@@ -102,19 +105,19 @@ def geval(questions: list[str], preds: list[str], refs: list[str], judge) -> Sco
 # -- retrieval ----------------------------------------------------------------------------------
 def recall_first(items: list[EvalItem], ranked: list[list[str]], k: int) -> Score:
     """The paper's Recall@k: hit when the first (best-ranked) gold video is in the top k."""
-    per = [float(bool(item.relevant) and item.relevant[0] in run[:k]) for item, run in zip(items, ranked)]
+    per = [float(bool(item.relevant) and item.relevant[0] in run[:k]) for item, run in zip(items, ranked, strict=True)]
     return Score(f"recall_first@{k}", _mean(per), per)
 
 
 def recall_any(items: list[EvalItem], ranked: list[list[str]], k: int) -> Score:
-    per = [float(bool(set(item.relevant) & set(run[:k]))) for item, run in zip(items, ranked)]
+    per = [float(bool(set(item.relevant) & set(run[:k]))) for item, run in zip(items, ranked, strict=True)]
     return Score(f"recall_any@{k}", _mean(per), per)
 
 
 def ndcg(items: list[EvalItem], ranked: list[list[str]], k: int) -> Score:
     """nDCG@k with graded relevance (for the bench: 1/log2(1 + search-engine rank))."""
     per = []
-    for item, run in zip(items, ranked):
+    for item, run in zip(items, ranked, strict=True):
         dcg = sum(item.grade(v) / math.log2(i + 2) for i, v in enumerate(run[:k]))
         ideal = sorted((item.grade(v) for v in item.relevant), reverse=True)[:k]
         idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
@@ -124,7 +127,7 @@ def ndcg(items: list[EvalItem], ranked: list[list[str]], k: int) -> Score:
 
 def mrr(items: list[EvalItem], ranked: list[list[str]]) -> Score:
     per = []
-    for item, run in zip(items, ranked):
+    for item, run in zip(items, ranked, strict=True):
         relevant = set(item.relevant)
         per.append(next((1 / (i + 1) for i, v in enumerate(run) if v in relevant), 0.0))
     return Score("mrr", _mean(per), per)
@@ -134,7 +137,7 @@ def retrieval_scores(items: list[EvalItem], ranked: list[list[str]], cutoffs=(1,
     scores = [recall_first(items, ranked, k) for k in cutoffs]
     scores += [recall_any(items, ranked, k) for k in cutoffs]
     scores += [ndcg(items, ranked, k) for k in cutoffs]
-    return scores + [mrr(items, ranked)]
+    return [*scores, mrr(items, ranked)]
 
 
 # -- moments (where in the video) ---------------------------------------------------------------
@@ -148,20 +151,20 @@ def overlaps_gold(item: EvalItem, hit) -> bool:
 
 def window_hit(items: list[EvalItem], hits: list[list]) -> Score:
     """window_hit@1: the top hit of plain search is a gold video AND points at a gold window."""
-    per = [float(bool(run) and overlaps_gold(item, run[0])) for item, run in zip(items, hits)]
+    per = [float(bool(run) and overlaps_gold(item, run[0])) for item, run in zip(items, hits, strict=True)]
     return Score("window_hit@1", _mean(per), per)
 
 
 def video_hit(items: list[EvalItem], hits: list[list]) -> Score:
     """video_hit@1: the top hit of plain search is a gold video, wherever it points."""
-    per = [float(bool(run) and run[0].video_id in item.relevant) for item, run in zip(items, hits)]
+    per = [float(bool(run) and run[0].video_id in item.relevant) for item, run in zip(items, hits, strict=True)]
     return Score("video_hit@1", _mean(per), per)
 
 
 def moment_recall(items: list[EvalItem], moments: list[list], k: int) -> Score:
     """moment_recall@k: any of the top k moments (several may come from one video) overlaps a
     gold window of a gold video."""
-    per = [float(any(overlaps_gold(item, m) for m in run[:k])) for item, run in zip(items, moments)]
+    per = [float(any(overlaps_gold(item, m) for m in run[:k])) for item, run in zip(items, moments, strict=True)]
     return Score(f"moment_recall@{k}", _mean(per), per)
 
 
@@ -169,7 +172,7 @@ def moment_mrr(items: list[EvalItem], moments: list[list]) -> Score:
     """Mean reciprocal rank of the first moment that overlaps a gold window (0 when none does)."""
     per = [
         next((1 / (i + 1) for i, m in enumerate(run) if overlaps_gold(item, m)), 0.0)
-        for item, run in zip(items, moments)
+        for item, run in zip(items, moments, strict=True)
     ]
     return Score("moment_mrr", _mean(per), per)
 

@@ -28,7 +28,7 @@ def retrieval_table(results: list[dict]) -> str:
         f"| paper: {name} | " + " | ".join(f"{v:.3f}" for v in vals) + " | – | – | – | – |"
         for name, vals in paper.RETRIEVAL.items()
     ]
-    return "\n".join([head] + rows)
+    return "\n".join([head, *rows])
 
 
 INDEX_COLUMNS = (
@@ -69,7 +69,7 @@ def answers_table(result: dict) -> str:
         + " | first piece p50 ms | answer p50 / p95 ms |\n|"
         + "---|" * (len(ANSWER_COLUMNS) + 4)
     )
-    groups = [("all", result)] + list(result["by_split"].items()) + list(result["by_kind"].items())
+    groups = [("all", result), *list(result["by_split"].items()), *list(result["by_kind"].items())]
     rows = [
         f"| {name} | {g['n']} | "
         + " | ".join(_cell(g.get(c)) for c in ANSWER_COLUMNS)
@@ -106,7 +106,7 @@ def index_table(results: list[dict]) -> str:
         + f" | {r['latency_ms_p50']:.1f} |"
         for r in results
     ]
-    return "\n".join([head] + rows)
+    return "\n".join([head, *rows])
 
 
 def generation_table(results: list[dict]) -> str:
@@ -121,7 +121,7 @@ def generation_table(results: list[dict]) -> str:
             cells = [f"{v:.3f}" if i in (1, 3) else f"{v:.2f}" for i, v in enumerate(vals)]
             cells += ["–"] * (4 - len(cells))
             rows.append(f"| paper: {method} | {model} | 534 | " + " | ".join(cells) + " |")
-    return "\n".join([head] + rows)
+    return "\n".join([head, *rows])
 
 
 def notes(results: list[dict]) -> list[str]:

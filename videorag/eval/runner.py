@@ -32,7 +32,7 @@ def evaluate_retrieval(
     result["latency_ms_p95"] = round(float(np.percentile(latency, 95)), 2)
     result["per_item"] = [
         {"qid": it.qid, "ranked": run, **{s.name: s.per_item[i] for s in scores}, "latency_ms": round(latency[i], 2)}
-        for i, (it, run) in enumerate(zip(items, ranked))
+        for i, (it, run) in enumerate(zip(items, ranked, strict=True))
     ]
     return result
 
@@ -78,7 +78,7 @@ def evaluate_generation(
     result["latency_s_mean"] = round(float(np.mean(latency)), 3) if latency else 0.0
     result["per_item"] = [
         {"qid": it.qid, "pred": p, **{s.name: round(s.per_item[i], 4) for s in scores}}
-        for i, (it, p) in enumerate(zip(items, preds))
+        for i, (it, p) in enumerate(zip(items, preds, strict=True))
     ]
     return result
 

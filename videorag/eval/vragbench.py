@@ -32,7 +32,7 @@ def ideal_count(item: EvalItem, seconds: float) -> int:
             {
                 k
                 for start, end in windows
-                for k in range(int(start // seconds), int(math.ceil(end / seconds)))
+                for k in range(int(start // seconds), math.ceil(end / seconds))
                 if k * seconds < end
             }
         )
@@ -42,7 +42,7 @@ def ideal_count(item: EvalItem, seconds: float) -> int:
 
 def chunk_scores(items: list[EvalItem], moments: list[list], seconds: float, k: int = 5) -> list[Score]:
     recall, ndcg = [], []
-    for item, run in zip(items, moments):
+    for item, run in zip(items, moments, strict=True):
         gains = [float(relevant(item, c, seconds)) for c in ranked_chunks(run, seconds)[:k]]
         recall.append(float(any(gains)))
         ideal = sum(1 / math.log2(i + 2) for i in range(min(k, max(1, ideal_count(item, seconds)))))

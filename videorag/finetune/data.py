@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from ..errors import ConfigError
 

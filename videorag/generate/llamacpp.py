@@ -152,4 +152,4 @@ def moments_prompt(question: str, evidence: list) -> str:
         lines.append(f"[{i}] {name} {span(cite.start, cite.end)}: {ev.transcript}{shown}")
     language = text_language(question)
     asked = [f"Question: {question}"] + ([f"Answer in {language_name(language)}."] if language != "en" else [])
-    return "\n".join(lines + ["", *asked])
+    return "\n".join([*lines, "", *asked])

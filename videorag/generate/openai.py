@@ -63,7 +63,7 @@ class OpenAIGenerator:
 
         def body(shown: bool) -> dict:
             parts = [image_part(jpeg) for jpeg in images] if shown else []
-            content = parts + [{"type": "text", "text": prompt}] if parts else prompt
+            content = [*parts, {"type": "text", "text": prompt}] if parts else prompt
             return {"max_tokens": max_tokens, "temperature": 0.0, "messages": [{"role": "user", "content": content}]}
 
         return self._chat(body)

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import IndexError_
 
 
-def locate(spec: "str | Path | Location") -> "Location":
+def locate(spec: str | Path | Location) -> Location:
     """The location named by a path or URI (a location is returned as it is)."""
     if isinstance(spec, (LocalDir, ObjectStore)):
         return spec

@@ -34,7 +34,7 @@ _LOCKS: dict = {}
 _LOCKS_GUARD = threading.Lock()
 
 
-def writer_lock(directory: Path) -> "WriterLock":
+def writer_lock(directory: Path) -> WriterLock:
     """The writer lock of an index directory, one object per directory in this process (so it is
     re-entrant across the objects that write one index)."""
     key = Path(directory).expanduser().resolve()
@@ -42,7 +42,7 @@ def writer_lock(directory: Path) -> "WriterLock":
         return _LOCKS.setdefault(key, WriterLock(key))
 
 
-def object_lock(store) -> "ObjectLock":
+def object_lock(store) -> ObjectLock:
     """The writer lock of an index on S3 (`location.ObjectStore`), one object per URI."""
     with _LOCKS_GUARD:
         return _LOCKS.setdefault(store.uri, ObjectLock(store))
@@ -59,7 +59,7 @@ class Lock:
         self._depth = 0
 
     @contextmanager
-    def hold(self, wait: float | None = None) -> Iterator["Lock"]:
+    def hold(self, wait: float | None = None) -> Iterator[Lock]:
         start = time.monotonic()
         if not self._thread.acquire(timeout=-1 if wait is None else wait):
             raise self._busy("")
@@ -130,7 +130,7 @@ class WriterLock(Lock):
             return ""
 
     def _acquire(self, wait: float | None) -> None:
-        handle = self._handle = open(self.path, "a+")
+        handle = self._handle = open(self.path, "a+")  # noqa: SIM115 - held open: it holds the lock until `release`
         try:
             self._wait(lambda: _try_lock(handle), wait)
         except IndexBusy:

@@ -66,7 +66,7 @@ class Reads(IndexState):
         return [
             Word(a, b, text)
             for row in rows[-1:]
-            for a, b, text in zip(row["starts"], row["ends"], row["words"])
+            for a, b, text in zip(row["starts"], row["ends"], row["words"], strict=True)
             if a < end and b > start
         ]
 
@@ -77,7 +77,9 @@ class Reads(IndexState):
             return {}
         query = self._tables["chapters"].search()
         rows = (query.where(f"video_id = {quote(video_id)}") if video_id else query).to_arrow().to_pylist()
-        return {r["video_id"]: [Chapter(*c) for c in zip(r["starts"], r["ends"], r["titles"])] for r in rows}
+        return {
+            r["video_id"]: [Chapter(*c) for c in zip(r["starts"], r["ends"], r["titles"], strict=True)] for r in rows
+        }
 
     def languages(self) -> dict[str, tuple[str, float | None]]:
         """{video_id: (language, probability)} of the videos whose language is recorded (format 3;
@@ -241,7 +243,7 @@ class Reads(IndexState):
     def unit_kinds(self) -> set[tuple[str, str]]:
         """The (video_id, kind) pairs present in `units`."""
         rows = self._tables["units"].search().select(["video_id", "kind"]).to_arrow()
-        return set(zip(rows["video_id"].to_pylist(), rows["kind"].to_pylist()))
+        return set(zip(rows["video_id"].to_pylist(), rows["kind"].to_pylist(), strict=True))
 
     def version(self) -> tuple[int, ...]:
         return tuple(t.version for t in list(self._tables.values()))

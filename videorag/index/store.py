@@ -150,7 +150,7 @@ class VideoIndex(Reads, Writes):
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | Path | Location, lock_wait: float | None = None) -> "VideoIndex":
+    def open(cls, path: str | Path | Location, lock_wait: float | None = None) -> VideoIndex:
         """Open the index at a directory or `s3://bucket/prefix`."""
         location = locate(path)
         return cls(location, open_meta(location), lock_wait)
@@ -164,7 +164,7 @@ class VideoIndex(Reads, Writes):
         fingerprint: str | None = None,
         lock_wait: float | None = None,
         **extra,
-    ) -> "VideoIndex":
+    ) -> VideoIndex:
         """Open an index for writing (its tables are created first, then recorded)."""
         location = locate(path)
         location.create()

@@ -188,7 +188,7 @@ class Writes(IndexState):
         vectors = []
         for kind, segs, vecs in units:
             for i, seg in enumerate(segs):
-                for key, value in zip(rows, (kind, i, seg.start, seg.end, seg.text)):
+                for key, value in zip(rows, (kind, i, seg.start, seg.end, seg.text), strict=True):
                     rows[key].append(value)
             vectors.append(np.asarray(vecs, np.float32).reshape(len(segs), self.meta["dim"]))
         flat = np.concatenate(vectors).reshape(-1)

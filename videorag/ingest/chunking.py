@@ -66,7 +66,9 @@ def with_translation(segments: list[Segment], english: list[Segment]) -> list[Se
         middle = (piece.start + piece.end) / 2
         nearest = min(range(len(segments)), key=lambda i: _distance(segments[i], middle))
         said[nearest].append(piece.text)
-    return [replace(s, text=f"{s.text} {IN_ENGLISH}{' '.join(t)})") if t else s for s, t in zip(segments, said)]
+    return [
+        replace(s, text=f"{s.text} {IN_ENGLISH}{' '.join(t)})") if t else s for s, t in zip(segments, said, strict=True)
+    ]
 
 
 def _distance(segment: Segment, t: float) -> float:

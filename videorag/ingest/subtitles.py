@@ -118,7 +118,7 @@ def _blocks(raw: str):
     """(timing line, text lines) per cue. Cues are split at blank lines and at timing lines;
     a number line just before a timing line is taken as a cue number, not text."""
     block: list[str] = []
-    for line in raw.splitlines() + [""]:
+    for line in [*raw.splitlines(), ""]:
         if line.strip():
             block.append(line)
             continue

@@ -16,7 +16,7 @@ import os
 from ..config import RerankConfig
 from ..errors import GenerationError
 from ..resources import Resources
-from .gguf import local_model
+from .gguf import LocalModel, local_model
 from .server import IMAGES, call, first_model, image_part, pick, refused_images, server_url, takes_images
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class LocalJudge:
 
         self.config, self.resources = config, resources
         self.model_label = config.model or QWEN_CODER_1_5B.name
-        self._model = None
+        self._model: LocalModel | None = None
 
     def warm_up(self):
         """Resolve the model (assembled from its packages on first use) and load it."""

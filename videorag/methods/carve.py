@@ -171,7 +171,7 @@ def _around_best(qc, found: Candidate, words: int) -> str:
     rows = [j for j in range(lo, hi) if level.ends[j] > found.start and level.starts[j] < found.end]
     if not rows:
         return _first_words(found.text, words)
-    dense = dict(zip(range(lo, hi), qc.dense_span(level, lo, hi)))
+    dense = dict(zip(range(lo, hi), qc.dense_span(level, lo, hi), strict=True))
     first = last = max(rows, key=lambda j: dense[j])
     count = len(level.texts[first].split())
     while True:

@@ -85,11 +85,11 @@ class Judged:
         qc.timings["judge"] = time.perf_counter() - start
         if np.isnan(p).all():
             return ranking
-        qc.judged = [_replace(s.passage, float(v), s.text) for s, v in zip(chosen, p) if not np.isnan(v)]
+        qc.judged = [_replace(s.passage, float(v), s.text) for s, v in zip(chosen, p, strict=True) if not np.isnan(v)]
         p[np.isnan(p)] = np.nanmean(p)  # what the judge could not read counts as an average judgement
         final = cfg.weight * p + (1 - cfg.weight) * retrieval
         judged: dict[int, list[Candidate]] = {}
-        for s, score in zip(chosen, final):
+        for s, score in zip(chosen, final, strict=True):
             judged.setdefault(s.cited.video, []).append(_replace(s.cited, float(score)))
         return Ranking(
             _video_scores(ranking.videos, pool, judged, cfg.video_weight),
@@ -97,7 +97,7 @@ class Judged:
         )
 
 
-def _chosen(found: list["StepCandidate"], k: int, share: float, each_video: bool) -> list["StepCandidate"]:
+def _chosen(found: list[StepCandidate], k: int, share: float, each_video: bool) -> list[StepCandidate]:
     """The `k` best steps by retrieval score; with `each_video`, each video's best step first."""
     ranked = sorted(found, key=lambda s: -s.score(share))
     if not each_video:
@@ -137,7 +137,7 @@ def video_steps(qc, ranking: Ranking, video: int, config: SearchConfig) -> list[
     own = covering(a, b, level.starts[lo:hi], level.ends[lo:hi], segment_relevance(qc, video, lo, hi, config.moments))
     moments = ranking.moments(video)
     if moments:
-        said = covering(a, b, *(np.array(x) for x in zip(*((m.start, m.end, m.score) for m in moments))))
+        said = covering(a, b, *(np.array(x) for x in zip(*((m.start, m.end, m.score) for m in moments), strict=True)))
         own = 0.5 * own + 0.5 * minmax(said)
     video_score = _pool_score(ranking.videos, video, config.judge.videos)
     cfg, seen = config.judge, on_screen(qc, video)
@@ -182,7 +182,7 @@ def with_vectors(qc, found: list[StepCandidate]) -> list[StepCandidate]:
         dense = vectors @ queries - (topics @ queries) * along(vectors, topics)
     else:
         dense = along(vectors, queries) - along(topics, queries) * along(vectors, topics)
-    for s, d in zip(found, minmax(dense)):
+    for s, d in zip(found, minmax(dense), strict=True):
         s.own = (2 * s.own + float(d)) / 3
     return found
 
@@ -283,8 +283,8 @@ def _own_vectors(qc, found: list) -> tuple[np.ndarray, np.ndarray]:
     vectors = np.zeros((len(found), len(qc.vector())), np.float32)
     queries = np.tile(qc.vector(), (len(found), 1))
     if (~other).any():
-        vectors[~other] = qc.searcher.embedder.embed([t for t, o in zip(texts, other) if not o])
+        vectors[~other] = qc.searcher.embedder.embed([t for t, o in zip(texts, other, strict=True) if not o])
     if other.any():
-        vectors[other] = e5_of(qc.searcher.resources).embed([t for t, o in zip(texts, other) if o])
+        vectors[other] = e5_of(qc.searcher.resources).embed([t for t, o in zip(texts, other, strict=True) if o])
         queries[other] = qc.multilingual_vector()
     return vectors, queries

@@ -57,7 +57,7 @@ class RAGAdapter:
             return []
         keep = np.argsort(-first[1], kind="stable")[: self.config.first_stage]
         times = first[0][keep]
-        candidates = [frames.candidate(t, s, first[2]) for t, s in zip(times, first[1][keep])]
+        candidates = [frames.candidate(t, s, first[2]) for t, s in zip(times, first[1][keep], strict=True)]
         at = {t: i for i, t in enumerate(second[0])}
         candidates += [frames.candidate(t, second[1][at[t]], second[2]) for t in times if t in at]
         chosen = DualMMR(self.config.frames, self.config.mmr_theta, frames.vectors).rerank(qc, candidates)

@@ -112,7 +112,7 @@ def leader_items(qc, level, videos: np.ndarray) -> Leaders:
     videos = np.sort(videos)
     lexical, exact = qc.lexical(level), level.ann is None
     lo, hi = np.searchsorted(level.owner, videos), np.searchsorted(level.owner, videos + 1)
-    items = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)] or [np.zeros(0, np.int64)])
+    items = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi, strict=True)] or [np.zeros(0, np.int64)])
     group = np.repeat(np.arange(len(videos)), hi - lo)
     pairs = np.full((2, len(videos), 2), -np.inf)  # dense, BM25 of (best by dense, best by BM25)
     at, best = _best_of_groups(group, lexical[items])

@@ -22,7 +22,7 @@ def dual_sum(candidates: list[Candidate]) -> list[Candidate]:
         by_source.setdefault(c.source, []).append(c)
     summed: dict[tuple[int, float], list] = {}
     for group in by_source.values():
-        for c, s in zip(group, minmax(np.array([c.score for c in group], np.float64))):
+        for c, s in zip(group, minmax(np.array([c.score for c in group], np.float64)), strict=True):
             entry = summed.setdefault((c.video, c.start), [c, 0.0, []])
             entry[1] += float(s)
             entry[2].append(c.source)

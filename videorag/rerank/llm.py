@@ -33,7 +33,7 @@ import numpy as np
 
 from ..config import JUDGES, RerankConfig
 from ..errors import ConfigError
-from ..llm.yesno import CLIENTS, EVIDENCE, SYSTEM, prompt, yes_probability
+from ..llm.yesno import CLIENTS, EVIDENCE, SYSTEM, LocalJudge, ServerJudge, prompt, yes_probability
 from ..resources import Resources
 from ..retrieve.base import Candidate
 from .base import ScoringReranker, modality
@@ -58,7 +58,7 @@ class LLMReranker(ScoringReranker):
             )
         self.modalities = CLIENTS[self.config.generator].modalities
         self._lock = threading.Lock()
-        self._backend = None  # built on first use
+        self._backend: LocalJudge | ServerJudge | None = None  # built on first use
         self._memo: OrderedDict[tuple, float] = OrderedDict()
 
     @property
@@ -97,7 +97,7 @@ class LLMReranker(ScoringReranker):
         for i, key in enumerate(keys):
             first.setdefault(key, i)
         todo = [i for key, i in first.items() if key not in self._memo]  # each new message once
-        for i, value in zip(todo, self._judge([asks[i] for i in todo])):
+        for i, value in zip(todo, self._judge([asks[i] for i in todo]), strict=True):
             if value is None:
                 log.info("llm judge: no yes or no for %r; it counts as unjudged", asks[i][0][-80:])
             self._remember(keys[i], math.nan if value is None else value)

@@ -7,8 +7,9 @@ are that many (`python -m benchmarks ann`: results/scale/)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Protocol
 
 import numpy as np
 

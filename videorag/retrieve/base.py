@@ -57,7 +57,7 @@ class Method(Protocol):
 
     name: str
 
-    def rank(self, qc: "QueryContext") -> Ranking: ...
+    def rank(self, qc: QueryContext) -> Ranking: ...
 
 
 class Reranker(Protocol):
@@ -67,4 +67,4 @@ class Reranker(Protocol):
 
     name: str
 
-    def rerank(self, qc: "QueryContext", candidates: list[Candidate]) -> list[Candidate]: ...
+    def rerank(self, qc: QueryContext, candidates: list[Candidate]) -> list[Candidate]: ...

@@ -117,7 +117,7 @@ class BM25:
         counts.add_all((texts[lo : lo + BLOCK] for lo in range(0, len(texts), BLOCK)), workers(len(texts)))
         self.use(counts)
 
-    def use(self, counts: "TermCounts") -> None:
+    def use(self, counts: TermCounts) -> None:
         """Weigh the documents counted in `counts` (their vocabulary becomes this one's)."""
         self.vocab = counts.vocab
         self._set(*counts.arrays())
@@ -163,7 +163,7 @@ class BM25:
     @classmethod
     def from_arrays(
         cls, arrays: dict[str, np.ndarray], vocab: dict[str, int], analyzer: Callable[[str], list[str]] = tokenize
-    ) -> "BM25":
+    ) -> BM25:
         bm25 = cls(analyzer=analyzer)
         bm25.vocab = vocab
         for name in ARRAYS:
@@ -171,7 +171,7 @@ class BM25:
         bm25.size = len(arrays["lengths"])
         return bm25
 
-    def extended(self, other: "BM25") -> "BM25":
+    def extended(self, other: BM25) -> BM25:
         """This collection followed by `other`'s documents: term counts appended (the other's
         terms mapped into this vocabulary), weights recomputed over both; no text re-read."""
         out = BM25(k1=self.k1, b=self.b, analyzer=self.analyzer)
@@ -188,7 +188,7 @@ class BM25:
         )
         return out
 
-    def subset(self, rows: np.ndarray) -> "BM25":
+    def subset(self, rows: np.ndarray) -> BM25:
         """Documents `rows` (in that order) as a BM25 that scores them as this one does: the
         same vocabulary, idf and average length (a shard of the collection,
         `videorag.shard`)."""
@@ -215,7 +215,7 @@ class BM25:
 
     def scores(self, query: str) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
-        for col, weight in zip(*self._query(query)):
+        for col, weight in zip(*self._query(query), strict=True):
             lo, hi = self.w_indptr[col], self.w_indptr[col + 1]
             out[self.w_rows[lo:hi]] += weight * self.w_data[lo:hi]
         return out
@@ -234,7 +234,7 @@ class BM25:
         at = np.repeat(starts - bounds + sizes, sizes) + np.arange(int(bounds[-1]))
         terms = np.asarray(self.tf_indices[at])
         norm = self._norm(np.asarray(self.lengths[rows]))
-        for col, weight in zip(cols, weights):  # in `scores`' order: the same sums
+        for col, weight in zip(cols, weights, strict=True):  # in `scores`' order: the same sums
             hit = np.flatnonzero(terms == col)  # counts and owners read at the hits alone
             where = np.searchsorted(bounds, hit, "right")
             out[where] += weight * self._weights(np.asarray(self.tf_counts[at[hit]]), norm[where], self.idf[col])
@@ -270,12 +270,14 @@ class BM25:
         at most that plus, for every term it was not found under, the term's next posting. A
         document whose most is below the k-th best least cannot be (long documents: most of
         those found need no exact score)."""
-        found = [np.asarray(self.w_rows[a:b]) for a, b in zip(lo, ends)]
+        found = [np.asarray(self.w_rows[a:b]) for a, b in zip(lo, ends, strict=True)]
         rows, at = np.unique(np.concatenate(found), return_inverse=True)
         if len(rows) <= k:
             return rows.astype(np.int64)
-        bound = np.asarray([w * float(self.w_data[e]) if e < h else 0.0 for w, e, h in zip(weights, ends, hi)])
-        parts = [np.asarray(self.w_data[a:b], np.float64) * w for a, b, w in zip(lo, ends, weights)]
+        bound = np.asarray(
+            [w * float(self.w_data[e]) if e < h else 0.0 for w, e, h in zip(weights, ends, hi, strict=True)]
+        )
+        parts = [np.asarray(self.w_data[a:b], np.float64) * w for a, b, w in zip(lo, ends, weights, strict=True)]
         least = np.bincount(at, np.concatenate(parts), len(rows))
         seen = np.bincount(at, np.repeat(bound, [len(f) for f in found]), len(rows))
         most = least + (bound.sum() - seen)
@@ -287,7 +289,7 @@ class BM25:
         millionth of slack)."""
         if (ends >= hi).all():
             return True
-        unseen = float(sum(w * self.w_data[e] for w, e, h in zip(weights, ends, hi) if e < h))
+        unseen = float(sum(w * self.w_data[e] for w, e, h in zip(weights, ends, hi, strict=True) if e < h))
         return len(scores) >= k and float(np.partition(scores, len(scores) - k)[len(scores) - k]) >= unseen * (1 - 1e-6)
 
     def spread(self, query: str) -> tuple[float, float, float]:
@@ -301,7 +303,7 @@ class BM25:
         return least, float(scores.sum()) * scale, float(scores @ scores) * scale
 
     @cached_property
-    def _sample(self) -> "BM25":
+    def _sample(self) -> BM25:
         if self.size <= SAMPLE:
             return self
         sample = self.subset(np.unique(np.linspace(0, self.size - 1, SAMPLE).astype(np.int64)))

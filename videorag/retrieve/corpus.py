@@ -41,7 +41,7 @@ class Level:
     folder: Path | None = None  # the snapshot folder its arrays are mapped from
 
     @classmethod
-    def build(cls, owner, starts, ends, texts, vectors) -> "Level":
+    def build(cls, owner, starts, ends, texts, vectors) -> Level:
         sort = np.lexsort((np.asarray(starts, np.float64), np.asarray(owner)))
         # already sorted (as ingest writes): no copies
         order: np.ndarray | slice = slice(None) if np.array_equal(sort, np.arange(len(sort))) else sort
@@ -62,7 +62,7 @@ class Level:
     def __len__(self) -> int:
         return len(self.texts)
 
-    def extended(self, other: "Level", first_video: int) -> "Level":
+    def extended(self, other: Level, first_video: int) -> Level:
         """This level followed by `other`'s items, whose videos are numbered from `first_video`
         on (so the items stay sorted by video). An IVF index takes the new vectors into its
         cells; it is dropped (the snapshot trains one again) once the level has grown 4× since
@@ -86,7 +86,7 @@ class Level:
             ann,
         )
 
-    def subset(self, videos: np.ndarray) -> "Level":
+    def subset(self, videos: np.ndarray) -> Level:
         """The items of `videos` (ascending corpus rows), those videos numbered 0, 1, … in that
         order. BM25 keeps this level's idf and average length (`BM25.subset`), an ANN index its
         kind (`ANN.subset`): a shard scores as the whole collection does."""
@@ -247,7 +247,7 @@ class Corpus:
             and (self.views is None or set(self.views.views) <= {"text-clip"})
         )
 
-    def subset(self, rows: np.ndarray) -> "Corpus":
+    def subset(self, rows: np.ndarray) -> Corpus:
         """The videos at `rows` (ascending) with their items, scoring as in this corpus (a shard
         of it: `Level.subset`). Transcripts alone: frames and views are not split."""
         if not self.text_only:
@@ -264,7 +264,7 @@ class Corpus:
             languages=None if self.languages is None else [self.languages[int(i)] for i in rows],
         )
 
-    def extended(self, other: "Corpus") -> "Corpus":
+    def extended(self, other: Corpus) -> Corpus:
         """This corpus followed by `other`'s videos (an ingest's additions). Both must be
         transcripts alone: a corpus with frames is built anew (a known video's vectors change
         when the frame selector is trained)."""

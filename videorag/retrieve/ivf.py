@@ -5,9 +5,9 @@ with an IVF index keeps one copy of its vectors."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -47,12 +47,12 @@ class IVF:
         scores = np.concatenate([self.vectors[lo:hi] @ query for lo, hi in spans])
         return rows, scores
 
-    def subset(self, rows: np.ndarray) -> tuple["IVF", Vectors]:
+    def subset(self, rows: np.ndarray) -> tuple[IVF, Vectors]:
         """(index, vectors) of level rows `rows`, in this index's cells (`subset`)."""
         part = subset(self, rows)
         return part, InRowOrder(part)
 
-    def grown(self, vectors: Vectors, new: Vectors) -> tuple["IVF", Vectors]:
+    def grown(self, vectors: Vectors, new: Vectors) -> tuple[IVF, Vectors]:
         """(index, the level's vectors) with `new` appended as the next rows (see `extended`)."""
         grown = extended(self, new)
         return grown, InRowOrder(grown)
@@ -63,13 +63,13 @@ class IVF:
         return {f"ivf.{key}": getattr(self, key) for key in self.ARRAYS}
 
     @classmethod
-    def read(cls, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple["IVF", Vectors]:
+    def read(cls, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple[IVF, Vectors]:
         """(index, the level's vectors) of a level saved with `stored`; `array(KEY)` maps `NAME.KEY.npy`."""
         ivf = cls(*(array(f"ivf.{key}") for key in cls.ARRAYS))
         return ivf, InRowOrder(ivf)  # one copy of the vectors
 
     @classmethod
-    def build(cls, vectors: Vectors, cells: int | None = None, iterations: int = 8, seed: int = 0) -> "IVF":
+    def build(cls, vectors: Vectors, cells: int | None = None, iterations: int = 8, seed: int = 0) -> IVF:
         """Cells: ≈ √n by default. k-means runs on a sample of ≤ 64 points per cell."""
         n = len(vectors)
         cells = max(1, min(cells or int(np.sqrt(n)), n))
@@ -114,14 +114,15 @@ class InRowOrder:
     indexing gathers rows, `@` scores every row. Only what is read is touched."""
 
     def __init__(self, ivf: IVF):
-        self.ivf = ivf
+        assert ivf.positions is not None  # made by IVF.__post_init__
+        self.ivf, self.positions = ivf, ivf.positions
         self.shape, self.dtype, self.ndim = ivf.vectors.shape, ivf.vectors.dtype, 2
 
     def __len__(self) -> int:
         return self.shape[0]
 
     def __getitem__(self, key):
-        return self.ivf.vectors[self.ivf.positions[key]]
+        return self.ivf.vectors[self.positions[key]]
 
     def __matmul__(self, other: np.ndarray) -> np.ndarray:
         return (self.ivf.vectors @ other)[self.ivf.positions]

@@ -14,9 +14,10 @@ where a float32 IVF would need 15 GB in memory."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -61,7 +62,7 @@ class IVFPQ:
         return rows, np.asarray(self.vectors[rows] @ query, np.float32)
 
     @classmethod
-    def build(cls, vectors: Vectors, cells: int | None = None, codes: int = 96, seed: int = 0) -> "IVFPQ":
+    def build(cls, vectors: Vectors, cells: int | None = None, codes: int = 96, seed: int = 0) -> IVFPQ:
         """Cells ≈ √n by default; k-means and the codebooks train on ≤ 64 sampled points a cell.
         `vectors` may be memory-mapped or a `RowFile` (nothing mapped): they are added a block at
         a time."""
@@ -79,14 +80,14 @@ class IVFPQ:
             index.add(np.ascontiguousarray(vectors[lo : lo + BLOCK], np.float32))
         return cls(index, vectors)
 
-    def extended(self, new: np.ndarray, vectors: Vectors) -> "IVFPQ":
+    def extended(self, new: np.ndarray, vectors: Vectors) -> IVFPQ:
         """This index with `new` added as rows n, n+1, … (their nearest existing cells; no
         training again); `vectors`: every row's float32 vector, new ones included."""
         index = _faiss().clone_index(self.index)
         index.add(np.ascontiguousarray(new, np.float32))
         return IVFPQ(index, vectors)
 
-    def subset(self, rows: np.ndarray) -> tuple["IVFPQ", np.ndarray]:
+    def subset(self, rows: np.ndarray) -> tuple[IVFPQ, np.ndarray]:
         """(index, vectors in memory) of level rows `rows`: the same cells and codebooks (no
         training), so a shard probes the cells the whole index would."""
         vectors = np.ascontiguousarray(self.vectors[np.asarray(rows)], np.float32)
@@ -96,7 +97,7 @@ class IVFPQ:
             index.add(vectors[lo : lo + BLOCK])
         return IVFPQ(index, vectors), vectors
 
-    def grown(self, vectors, new) -> tuple["IVFPQ", np.ndarray]:
+    def grown(self, vectors, new) -> tuple[IVFPQ, np.ndarray]:
         """(index, the level's vectors, in memory) with `new` appended as the next rows."""
         new = np.asarray(new, np.float32)
         everything = np.concatenate([np.asarray(vectors, np.float32), new])
@@ -108,7 +109,7 @@ class IVFPQ:
         return {"vectors": vectors}
 
     @classmethod
-    def read(cls, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple["IVFPQ", Vectors]:
+    def read(cls, folder: Path, name: str, array: Callable[[str], np.ndarray]) -> tuple[IVFPQ, Vectors]:
         """(index, the level's vectors) of a level saved with `stored`: the vectors are read with
         `pread` (a search reads the short list's rows and its hits' videos; mapped, every page
         it ever touched would count in the process's memory)."""
@@ -119,6 +120,6 @@ class IVFPQ:
         _faiss().write_index(self.index, str(path))
 
     @classmethod
-    def load(cls, path: Path, vectors: Path) -> "IVFPQ":
+    def load(cls, path: Path, vectors: Path) -> IVFPQ:
         """The index saved at `path`, re-scoring from the `.npy` at `vectors`."""
         return cls(_faiss().read_index(str(path)), RowFile(vectors))

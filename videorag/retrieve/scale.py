@@ -55,7 +55,7 @@ class Moments:
     dense: tuple[float, float] = (math.inf, -math.inf)
     dense_sums: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # Σd, Σd², Σd·l, Σl over found
     pairs: np.ndarray | None = None  # (candidates, 2): dense, BM25 (an ANN's short list)
-    leaders: "Leaders | None" = None  # the shard's best videos' items (`floor`)
+    leaders: Leaders | None = None  # the shard's best videos' items (`floor`)
 
 
 @dataclass
@@ -160,7 +160,7 @@ def floor(
     return float(np.partition(found, len(found) - count)[len(found) - count]) - SLACK
 
 
-def _bounds(leaders: "Leaders | None", scale: Scale, alpha: float, correction: float) -> np.ndarray:
+def _bounds(leaders: Leaders | None, scale: Scale, alpha: float, correction: float) -> np.ndarray:
     """Each leader's level score with the collection's `scale`, at most the one round 2 gives
     it: its better item, fused as `methods.text.best_items` fuses, less the chances term."""
     assert leaders is not None, "round 1 asked every shard for its leaders"

@@ -55,14 +55,14 @@ def weak_marks(relevance: list[float], scores: list[float], config: SearchConfig
     if not len(found) or np.isnan(found).all():
         return [False] * len(found)
     floor = max(config.weak_below, float(np.nanmax(found)) - config.weak_gap)
-    line = max((s for s, r in zip(scores, found) if r < floor), default=None)
+    line = max((s for s, r in zip(scores, found, strict=True) if r < floor), default=None)
     return [line is not None and bool(s <= line) for s in scores]
 
 
 class QueryContext:
     """One query against one corpus: embeddings and per-level scores computed once, on demand."""
 
-    def __init__(self, searcher: "Searcher", query: Query, config: SearchConfig):
+    def __init__(self, searcher: Searcher, query: Query, config: SearchConfig):
         self.searcher = searcher
         self.corpus: Corpus = searcher.corpus
         self.query = query
@@ -79,7 +79,7 @@ class QueryContext:
             self._cache[key] = make()
         return self._cache[key]
 
-    def given(self, vector: np.ndarray) -> "QueryContext":
+    def given(self, vector: np.ndarray) -> QueryContext:
         """This context with the query's embedding already made (a shard gets it from the router)."""
         self._cache[("vec", self.query.text)] = np.asarray(vector, np.float32)
         return self
@@ -317,7 +317,7 @@ def pick(found: list[Found], top_k: int, moments: bool, config: SearchConfig) ->
     weak = weak_marks([r for _, _, r, _ in chosen], [s for *_, s in chosen], config)
     return [
         Hit(f.video_id, f.path, float(m.start), float(m.end), score, m.text, bool(w))
-        for (f, m, _, score), w in zip(chosen, weak)
+        for (f, m, _, score), w in zip(chosen, weak, strict=True)
     ]
 
 
@@ -328,7 +328,7 @@ def _moment_picks(ranked: list[Found], top_k: int, config: SearchConfig) -> list
     video_score = np.ones(len(pool)) if len(pool) and np.ptp(scores) < 1e-12 else minmax(scores)
     scored = [
         (cfg.video_weight * vs + (1 - cfg.video_weight) * m.score, f, m, r)
-        for f, vs in zip(pool, video_score)
+        for f, vs in zip(pool, video_score, strict=True)
         for m, r in f.shown
     ]
     scored.sort(key=lambda item: -item[0])

@@ -252,7 +252,7 @@ def save(
 def _save_levels(tmp: Path, corpus: Corpus, ann_min_rows: int, compress_rows: int) -> dict:
     """Every text level of `corpus` saved under `tmp`, with its ANN index where it is large
     enough (`ann.choose`); their manifest entries by name."""
-    named = dict(zip(LEVELS, (corpus.segments, corpus.chunks, corpus.videos)))
+    named = dict(zip(LEVELS, (corpus.segments, corpus.chunks, corpus.videos), strict=True))
     if corpus.captions is not None:
         named["caption"] = corpus.captions
     levels = {}

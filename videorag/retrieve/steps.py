@@ -31,7 +31,7 @@ def steps(starts, ends, texts, pause: float = 0.8, max_words: int = 40) -> list[
     out: list[Step] = []
     words: list[str] = []
     first = 0.0
-    for i, (start, end, text) in enumerate(zip(starts, ends, texts)):
+    for i, (start, end, text) in enumerate(zip(starts, ends, texts, strict=True)):
         if words and start - ends[i - 1] >= pause:
             out.append(Step(first, float(ends[i - 1]), " ".join(words)))
             words = []
@@ -71,7 +71,7 @@ def covering(
 ) -> np.ndarray:
     """Each step's best score among the spans (`starts`, `ends`, `scores`) overlapping it; 0 where none does."""
     out = np.zeros(len(step_starts))
-    for i, (a, b) in enumerate(zip(step_starts, step_ends)):
+    for i, (a, b) in enumerate(zip(step_starts, step_ends, strict=True)):
         hit = (starts < b) & (a < ends)
         if hit.any():
             out[i] = float(scores[hit].max())

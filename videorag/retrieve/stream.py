@@ -46,7 +46,7 @@ class NpyFile:
         order = np.argsort(rows, kind="stable")
         rows, values = rows[order], values[order]
         breaks = np.flatnonzero(np.diff(rows) != 1) + 1
-        for lo, hi in zip(np.r_[0, breaks], np.r_[breaks, len(rows)]):
+        for lo, hi in zip(np.r_[0, breaks], np.r_[breaks, len(rows)], strict=True):
             self.write(int(rows[lo]), values[lo:hi])
 
     def close(self) -> None:
@@ -91,7 +91,7 @@ def _write_texts(folder: Path, name: str, texts: pa.ChunkedArray) -> None:
     sizes = [int(s[-1] - s[0]) for s in spans]
     blob = NpyFile(folder / f"{name}.texts.npy", (sum(sizes),), np.uint8)
     offsets, at = [np.zeros(1, np.int64)], 0
-    for chunk, span, size in zip(chunks, spans, sizes):
+    for chunk, span, size in zip(chunks, spans, sizes, strict=True):
         blob.write(at, np.frombuffer(chunk.buffers()[2], np.uint8)[span[0] : span[-1]])
         offsets.append(span[1:] - span[0] + at)
         at += size

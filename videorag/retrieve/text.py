@@ -8,6 +8,7 @@ plain split of a text into sentences that answers are made of and checked by."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 import unicodedata
@@ -68,4 +69,4 @@ def tokenize(text: str) -> list[str]:
 def bigrams(text: str) -> list[str]:
     """Adjacent pairs of content-word stems: a cheap phrase signal for BM25."""
     terms = tokenize(text)
-    return [f"{a}_{b}" for a, b in zip(terms, terms[1:])]
+    return [f"{a}_{b}" for a, b in itertools.pairwise(terms)]

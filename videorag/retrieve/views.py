@@ -142,7 +142,7 @@ class _ChunkTable:
 
     def rows(self, owners, times) -> list[int]:
         out = []
-        for owner, t in zip(np.asarray(owners).tolist(), np.asarray(times, np.float64).tolist()):
+        for owner, t in zip(np.asarray(owners).tolist(), np.asarray(times, np.float64).tolist(), strict=True):
             key = (int(owner), int(t // self.seconds + 1e-9))
             out.append(self.key.setdefault(key, len(self.key)))
         return out
@@ -152,7 +152,8 @@ class _ChunkTable:
         video = np.asarray([v for v, _ in keys], np.int64)
         starts = np.asarray([k * self.seconds for _, k in keys], np.float64)
         ends = np.asarray(
-            [max(s, min(s + self.seconds, float(self.durations[v]))) for (v, _), s in zip(keys, starts)], np.float64
+            [max(s, min(s + self.seconds, float(self.durations[v]))) for (v, _), s in zip(keys, starts, strict=True)],
+            np.float64,
         )
         return video, starts, ends
 
@@ -184,7 +185,7 @@ def _visual_views(rows, corpus, table: _ChunkTable, meta: dict) -> dict:
     keyframes = rows["keyframes"].to_pylist()
     per_chunk: list[np.ndarray] = [np.asarray(v, np.float32) for v in rows["keyframe_vectors"].to_pylist()]
     flat = np.concatenate(per_chunk or [np.zeros(0)])
-    frame_chunk = [c for c, times in zip(chunks, keyframes) for _ in times]
+    frame_chunk = [c for c, times in zip(chunks, keyframes, strict=True) for _ in times]
     frame_times = [(t,) for times in keyframes for t in times]
     clip = np.asarray(rows["vector"].combine_chunks().flatten().to_numpy(zero_copy_only=False), np.float32).reshape(
         -1, dim

@@ -21,7 +21,7 @@ class Words:
     texts: Sequence[str]
 
     @classmethod
-    def build(cls, owner, starts, ends, texts) -> "Words":
+    def build(cls, owner, starts, ends, texts) -> Words:
         order = np.lexsort((np.asarray(starts, np.float64), np.asarray(owner)))
         return cls(
             np.asarray(owner, np.int32)[order],
@@ -39,7 +39,7 @@ class Words:
         inside = lo + np.flatnonzero((self.starts[lo:hi] < end) & (self.ends[lo:hi] > start))
         return [Word(float(self.starts[i]), float(self.ends[i]), self.texts[i]) for i in inside]
 
-    def extended(self, other: "Words", first_video: int) -> "Words":
+    def extended(self, other: Words, first_video: int) -> Words:
         """These words followed by `other`'s, whose videos are numbered from `first_video` on."""
         return Words(
             np.r_[np.asarray(self.owner), np.asarray(other.owner) + first_video].astype(np.int32),

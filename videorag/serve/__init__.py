@@ -17,7 +17,7 @@ def run_server(rag, config) -> None:
     from .service import Service
 
     if rag.library.exists():  # the frame store opens the index now (seconds of importing LanceDB), not
-        rag.library.index  # while the first search's thumbnails wait, black; and before the judge loads
+        _ = rag.library.index  # while the first search's thumbnails wait, black; and before the judge loads
     if config.ray:
         from ..shard.serving import attach
 

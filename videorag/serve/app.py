@@ -154,7 +154,7 @@ def _job_routes(app: FastAPI, service: Service, guards: Guards) -> None:
         try:
             body = schemas.IndexRequest.model_validate_json(await request.body())
         except ValueError as exc:
-            raise HTTPException(422, f'expected JSON {{"paths": [...]}} or a multipart upload: {_first(exc)}')
+            raise HTTPException(422, f'expected JSON {{"paths": [...]}} or a multipart upload: {_first(exc)}') from None
         return service.index_paths(body.paths)
 
     @app.get("/jobs/{job_id}", dependencies=[guards.read], response_model=schemas.Job)

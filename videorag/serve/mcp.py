@@ -39,6 +39,7 @@ from .service import Forbidden, NotFound, ServeConfig, Service, Unauthorized, be
 require("mcp.server.mcpserver", "serve")  # the mcp SDK 2.x (1.x named the server FastMCP)
 from mcp.server.mcpserver import Context, MCPServer  # noqa: E402
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError  # noqa: E402
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager  # noqa: E402
 from mcp_types import CallToolResult, TextContent, ToolAnnotations  # noqa: E402
 
 MAX_WAIT = 60.0  # seconds one `job` call may wait for a job to finish
@@ -216,7 +217,7 @@ class _Endpoint:
 
     def __init__(self, config: ServeConfig):
         self.config = config
-        self.manager = None
+        self.manager: StreamableHTTPSessionManager | None = None
 
     async def __call__(self, scope, receive, send) -> None:
         from starlette.datastructures import Headers

@@ -52,10 +52,10 @@ class ServeShard:
     def __init__(self, name: str, handle, app: str):
         self.name, self.app, self.handle = name, app, handle.options(_by_reference=False)
 
-    def statistics(self, query: ShardQuery) -> "Response":
+    def statistics(self, query: ShardQuery) -> Response:
         return Response(self.handle.statistics.remote(query))
 
-    def found(self, query: ShardQuery) -> "Response":
+    def found(self, query: ShardQuery) -> Response:
         return Response(self.handle.found.remote(query))
 
 
@@ -89,7 +89,7 @@ def deploy(manifest: dict, replicas: int = 1, cpus: float | None = None) -> list
     if not set(names) & set(serve.status().applications):  # new here: its replicas must find free CPUs
         placeable(count, cpus, float(ray.available_resources().get("CPU", 0.0)))
     clients = []
-    for k, (shard, name) in enumerate(zip(manifest["shards"], names)):
+    for k, (shard, name) in enumerate(zip(manifest["shards"], names, strict=True)):
         deployment = serve.deployment(ShardReplica, name=name, num_replicas=replicas)
         app = deployment.options(**replica_options(cpus)).bind(shard["folder"])
         clients.append(ServeShard(str(k), serve.run(app, name=name, route_prefix=None), name))

@@ -126,7 +126,7 @@ class Router:
                 log.warning("shards %s did not answer again: the videos below the floor are left out", late)
         return [f for part in found for f in part], missing + late
 
-    def _gather(self, clients: list[ShardClient], call: Callable[[ShardClient], Pending], clock: "_Deadline"):
+    def _gather(self, clients: list[ShardClient], call: Callable[[ShardClient], Pending], clock: _Deadline):
         """(answers, the clients that gave them, names of those that did not) by the deadline."""
         pending: list[tuple[ShardClient, Pending | None]] = []
         for client in clients:

@@ -36,7 +36,7 @@ from .pointing import Pointed, point
 from .support import overlap, probability, threshold
 from .words import Words, at_words
 
-__all__ = ["ABSTAINED", "NOT_COVERED", "verify", "split_claims"]
+__all__ = ["ABSTAINED", "NOT_COVERED", "split_claims", "verify"]
 
 log = logging.getLogger(__name__)
 ABSTAINED = NOT_COVERED_SAID["en"]  # in English; in the question's language: `languages.not_covered`
@@ -64,7 +64,7 @@ def verify(
     if says_not_covered(answer.answer) or not claims or not answer.citations:  # nothing retrieved to stand on
         return abstain(answer)
     if not all(said := [says_something(c.text) for c in claims]):  # a sentence that only points is dropped
-        claims = _renumbered([c for c, kept in zip(claims, said) if kept], answer)
+        claims = _renumbered([c for c, kept in zip(claims, said, strict=True) if kept], answer)
         if not claims:
             return abstain(answer)
     cited = point(claims, answer.citations, evidence, embedder)
@@ -107,7 +107,9 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
     """Each claim's support: the best, over the sentences it cites, of P(they answer the question)
     — the judge's own question, remembered from judged search — and, unless the claim quotes the
     sentence, P(it says what the claim says)."""
-    passages = [p.text + (f" [on screen: {screen}]" if screen else "") for p, screen in zip(cited, screens)]
+    passages = [
+        p.text + (f" [on screen: {screen}]" if screen else "") for p, screen in zip(cited, screens, strict=True)
+    ]
     answers: dict[int, _Ask] = {
         j: (prompt(question, EVIDENCE["text"].format(text=passages[j])), []) for j in range(len(cited)) if cited[j].text
     }
@@ -121,8 +123,8 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
     if asks:
         log.info("checking %d claims against what they cite…", len(claims), extra={"stage": True})
     p = judge.probabilities(asks) if asks else np.zeros(0)
-    answer_p = dict(zip(answers, p[: len(answers)]))
-    says_p = dict(zip(says, p[len(answers) :]))
+    answer_p = dict(zip(answers, p[: len(answers)], strict=True))
+    says_p = dict(zip(says, p[len(answers) :], strict=True))
     for i, claim in enumerate(claims):
         rows = [
             {"answers": _value(answer_p[j]), "says": _value(says_p.get((i, j), 1.0))}

@@ -12,6 +12,7 @@ The answer's citations are then the sentences cited, each once, numbered in orde
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,7 +39,7 @@ def point(claims: list[Claim], citations: list[Citation], evidence: list, embedd
     """The sentences the claims cite (each once); each claim's `citations` renumbered to them."""
     choices = [[_sentences(citations[j], evidence) for j in claim.citations] for claim in claims]
     chosen: list[Pointed] = []
-    for claim, cited in zip(claims, choices):
+    for claim, cited in zip(claims, choices, strict=True):
         scored = [_best(claim.text, options, embedder) for options in cited]
         top = max((score for _, score in scored), default=0.0)
         picked = [p for p, score in scored if score >= KEEP * top]
@@ -67,7 +68,7 @@ def _sentences(citation: Citation, evidence: list) -> list[tuple[Pointed, bool]]
             ]
             pairs = [
                 (Pointed(Citation(citation.video_id, citation.path, a.start, b.end), f"{a.text} {b.text}"), True)
-                for a, b in zip(found, found[1:])
+                for a, b in itertools.pairwise(found)
                 if b.end - a.start <= MAX_SECONDS
             ]
             return single + pairs if single else [(Pointed(citation, ev.transcript), False)]
@@ -80,7 +81,7 @@ def _best(claim: str, options: list[tuple[Pointed, bool]], embedder) -> tuple[Po
     terms = set(tokenize(claim))
     score = np.array([len(terms & set(tokenize(t))) / (len(terms) or 1) for t in texts])
     if embedder is not None:
-        vectors = embedder.embed([claim] + texts)
+        vectors = embedder.embed([claim, *texts])
         score = (1 - LEXICAL) * (vectors[1:] @ vectors[0]) + LEXICAL * score
     score = score - PAIR_COST * np.array([pair for _, pair in options])
     best = int(np.argmax(score))

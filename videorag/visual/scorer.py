@@ -30,7 +30,7 @@ def _torch():
 
 def _mlp(nn, sizes: list[int]):
     layers = []
-    for a, b in zip(sizes, sizes[1:]):
+    for a, b in itertools.pairwise(sizes):
         layers += [nn.Linear(a, b), nn.GELU()]
     return nn.Sequential(*layers[:-1])
 

@@ -61,7 +61,7 @@ class _TransformersDualEncoder:
 
     def _random_model(self):
         transformers = require("transformers", "visual")
-        s = self._shape
+        s = self._random_shape
         config = transformers.CLIPConfig(
             text_config=text_config(s), vision_config=vision_config(s), projection_dim=s.projection
         )
@@ -139,7 +139,7 @@ class SiglipEmbedder(_TransformersDualEncoder):
 
     def _random_model(self):
         transformers = require("transformers", "visual")
-        s = self._shape
+        s = self._random_shape
         text = {k: v for k, v in text_config(s).items() if k != "bos_token_id"}
         text.update(
             hidden_size=s.hidden,

@@ -20,7 +20,7 @@ class XCLIPEmbedder(_TransformersDualEncoder):
 
     def _random_model(self):
         transformers = require("transformers", "visual")
-        s = self._shape
+        s = self._random_shape
         vision = dict(
             vision_config(s),
             num_frames=self.frames,

@@ -85,7 +85,7 @@ class _Builder:
 
     def __call__(self, batch: dict) -> dict:
         out: dict[str, list] = {"path": [], "record": [], "result": []}
-        for path, video_id in zip(batch["path"], batch["video_id"]):
+        for path, video_id in zip(batch["path"], batch["video_id"], strict=True):
             record, result = self.ingestor.outcome(Path(path), str(video_id), partial(self.ingestor.frames, Path(path)))
             out["path"].append(str(path))
             out["record"].append(pickle.dumps(record))
