@@ -30,13 +30,14 @@ import random
 import sys
 import zlib
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 from videorag.answerability import Answerability, Signals, Weights
 from videorag.answerability.model import Logistic
-from videorag.answerability.signals import CHEAP, FULL, JUDGED, cheap_signals, judged_signal
+from videorag.answerability.signals import CHEAP, FULL, JUDGED
 from videorag.eval.answers import auroc, risk_coverage
 from videorag.retrieve.base import Ranking
 
@@ -110,35 +111,31 @@ def wikihow_rows(run, n: int) -> list[dict]:
         segment_words=SEGMENT_WORDS), cache_dir=run.work / "answerability", show_progress=True)
     searcher, inner = Searcher(corpus, embedder), create_method(config.search.method, config.search)
     generator = create_generator(config.generate)
+    stage = Answerability(write_neutral(run.work))
     rows = []
     for item in tqdm(chosen, desc="wikihow", file=sys.stderr):
         split = "fit" if zlib.crc32(item.qid.encode()) % 2 == 0 else "held-out"
         for answerable in (True, False):
             left_out = [] if answerable else [corpus.row[v] for v in item.relevant if v in corpus.row]
-            row = _signals(searcher, Without(inner, left_out), item.question, config, generator)
+            row = _signals(stage, searcher, Without(inner, left_out), item.question, config, generator)
             rows.append({"source": "wikihow", "id": item.qid, "split": split, "kind": "answerable" if answerable
                          else "near-miss", "answerable": answerable, **row,
                          "top_relevant": row["evidence"] in item.relevant})
     return rows
 
 
-def _signals(searcher, method, question: str, config, generator) -> dict:
-    """The signals `ask` reads for `question`, as `VideoRAG.prepare` reads them: plain retrieval's
-    top moment, judged search's evidence, the generator's own coverage question."""
-    from videorag.methods.evidence import EvidenceRequest, excerpt, gather, segments_of
+def _signals(stage: Answerability, searcher, method, question: str, config, generator) -> dict:
+    """The signals `ask` reads for `question`, read by the path `VideoRAG.prepare` takes
+    (`answerability.read.assess`): plain retrieval's top moment, judged search's evidence, the
+    generator's own coverage question (`stage` refuses nothing: every signal is read)."""
+    from videorag.answerability.read import assess
+    from videorag.methods.evidence import EvidenceRequest
     from videorag.methods.judged import Judged
 
     request = EvidenceRequest(question, searcher, config, Judged(method, config.search))
-    qc = request.context
-    hit = searcher.search(question, method, config.search, 1, False, None, qc)[0]
-    video = searcher.corpus.row[hit.video_id]
-    lines = excerpt(segments_of(searcher.corpus, video), hit.start, config.generate.context_words)
-    signals = cheap_signals(qc, video, hit.start, hit.end, " ".join(s.text for s in lines))
-    evidence = gather(request.method, request)
-    covered = generator.covered(question, evidence)
-    return {**signals.to_dict(), "judge": _none(judged_signal(qc)), "covered": _none(covered if covered is not None
-                                                                                   else float("nan")),
-            "top": hit.video_id, "evidence": evidence[0].hit.video_id if evidence else None}
+    read = assess(stage, request, method, partial(generator.covered, question))
+    return {**read.verdict.signals.to_dict(), "top": read.top.video_id if read.top else None,
+            "evidence": read.evidence[0].hit.video_id if read.evidence else None}
 
 
 def moment_rows(run) -> list[dict]:
@@ -184,10 +181,6 @@ def write_neutral(work: Path) -> Path:
 def _zero(names: tuple[str, ...]) -> Logistic:
     """A model that finds every question answerable (P = 0.5, threshold 0)."""
     return Logistic(names, [0.0] * len(names), [1.0] * len(names), [0.0] * len(names), 0.0, 0.0)
-
-
-def _none(value: float):
-    return None if value != value else round(float(value), 4)
 
 
 # -- fitting and reporting ------------------------------------------------------------------------

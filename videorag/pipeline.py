@@ -15,9 +15,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .answerability.read import assess
 from .config import TEXT_LIMIT, Config
 from .errors import IndexError_
 from .generate import BACKENDS, create_generator, resolve_backend
@@ -26,7 +28,7 @@ from .generate.overview import answer as overview
 from .index.frames import IndexFrames
 from .index.meta import check_visual, open_meta
 from .library import Library, locked
-from .methods.evidence import EvidenceRequest, FramePicker, excerpt, excerpt_evidence, gather, screen, segments_of
+from .methods.evidence import EvidenceRequest, FramePicker, excerpt_evidence, gather, segments_of
 from .resources import Resources, own
 from .retrieve.base import Query
 from .retrieve.live import LiveSearcher
@@ -243,28 +245,11 @@ class VideoRAG:
         judged = self.judging("ask", judge)
         chosen = self.method(method, judged)
         request = self._request(_asked(question), chosen, timings)
-        stage, verdict = self.answerability, None
-        if stage is not None:
-            verdict = stage.screen(*self._top_moment(request, method))
-            if verdict.stage == "off-topic":
-                return Asked(question, [], judged, verdict)
-        evidence = gather(chosen, request)
-        if stage is not None:
-            own = getattr(self.generator, "covered", None)
-            verdict = stage.decide(verdict, request.context, own and (lambda: own(question, evidence)))
-        return Asked(question, evidence, judged, verdict)
-
-    def _top_moment(self, request: EvidenceRequest, method: str | None):
-        """(query context, plain retrieval's top hit or None, its excerpt's text) for the screen."""
-        cfg = self.config
-        hits = request.searcher.search(
-            request.question, self.method(method), cfg.search, 1, False, None, request.context
-        )
-        if not hits:
-            return request.context, None, ""
-        corpus, video = request.searcher.corpus, request.searcher.corpus.row[hits[0].video_id]
-        lines = excerpt(segments_of(corpus, video), hits[0].start, cfg.generate.context_words)
-        return request.context, hits[0], " ".join([*(s.text for s in lines), screen(corpus, video, lines)])
+        if (stage := self.answerability) is None:
+            return Asked(question, gather(chosen, request), judged)
+        own = getattr(self.generator, "covered", None)
+        read = assess(stage, request, self.method(method), own and partial(own, question))
+        return Asked(question, read.evidence, judged, read.verdict)
 
     def evidence(
         self, question: str, *, method: str | None = None, judge: bool = False, timings: dict | None = None

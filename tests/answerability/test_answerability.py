@@ -118,3 +118,42 @@ def test_the_shipped_weights_load_and_refuse_off_topic_below_their_decision():
     assert shipped.cheap.features == CHEAP and shipped.judged.features == JUDGED
     assert shipped.offtopic <= shipped.cheap.threshold
     assert shipped.fitted_on.get("rows", 0) > 100   # fitted on real data (benchmarks/answerability)
+
+
+def test_refitting_the_checked_in_signals_gives_the_shipped_weights_back():
+    """Training and serving cannot drift apart unnoticed: the fit of `benchmarks answerability
+    --refit`, run on the signals checked in beside it, reproduces weights.json."""
+    import gzip
+
+    from benchmarks.bench_answerability import SIGNALS, fit
+
+    refit, _ = fit(json.loads(gzip.open(SIGNALS, "rt").read()))
+    shipped = load()
+    assert refit.offtopic == shipped.offtopic
+    for name in ("cheap", "judged", "full"):
+        mine, theirs = refit.model(name), shipped.model(name)
+        assert mine.features == theirs.features and mine.threshold == theirs.threshold
+        for field in ("mean", "scale", "coef"):
+            assert np.allclose(getattr(mine, field), getattr(theirs, field), rtol=1e-9), (name, field)
+        assert math.isclose(mine.intercept, theirs.intercept, rel_tol=1e-9)
+
+
+def test_assessing_reads_the_top_moment_and_gathers_nothing_for_an_off_topic_question():
+    """`answerability.read.assess` is the one path from a question to its verdict (`ask` and the
+    fit's collection take it): off-topic is refused before the method gathers evidence."""
+    from videorag.answerability.read import assess
+    from videorag.config import Config
+    from videorag.methods.evidence import EvidenceRequest
+
+    embedder = HashingEmbedder()
+    searcher, config = Searcher(corpus(embedder), embedder), Config()
+    plain = create_method("textvideorag", config.search)
+    strict = Answerability(weights())
+    asked = []
+    read = assess(strict, EvidenceRequest("what is the capital of France", searcher, config, plain), plain,
+                  lambda evidence: asked.append(evidence))
+    assert read.verdict.stage == "off-topic" and read.evidence == [] and read.top is not None and not asked
+    read = assess(strict, EvidenceRequest("how do I steep the tea bag", searcher, config, plain), plain,
+                  lambda evidence: asked.append(evidence) or 0.9)
+    assert read.verdict.stage != "off-topic" and read.evidence and asked == [read.evidence]
+    assert read.verdict.signals.covered == 0.9 and read.top.video_id == "tea"
