@@ -34,17 +34,19 @@ install: install-base
 install-test: install-base
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 	$(INSTALL) torch==2.13.0
-	$(INSTALL) -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3,judge-small,judge,sentence-transformers,languages]'
+	$(INSTALL) -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3,judge-small,judge,sentence-transformers,languages,docs]'
 
 demo: install
 	$(VENV)/bin/videorag demo
 	@echo "videorag is installed in $(VENV)/: enter it with  . $(VENV)/bin/activate  (then: videorag ask \"…\")"
 
-# the code's own checks first (seconds): lint, format, types — then the tests
+# the code's own checks first (seconds): lint, format, types, the docs site (its reference pages made from
+# the code; a broken link fails it) — then the tests
 check: install-test
 	$(PYTHON) -m ruff check videorag
 	$(PYTHON) -m ruff format --check videorag
 	$(PYTHON) -m mypy
+	$(PYTHON) -m mkdocs build --strict --quiet --site-dir build/docs-site
 
 test: check
 	$(PYTHON) -m pytest -q

@@ -44,3 +44,16 @@ def test_make_test_checks_lint_format_and_types_before_the_tests(tmp_path):
               f"{venv}/bin/python -m mypy", f"{venv}/bin/python -m pytest -q"]
     assert all(c in commands for c in checks), commands
     assert [commands.index(c) for c in checks] == sorted(commands.index(c) for c in checks)
+
+
+def test_make_check_builds_the_docs_site_strictly(tmp_path):
+    """The docs site's reference pages are made from the code: `make check` builds it with --strict (a
+    broken link or an unknown marker fails), after the code's own checks; `install-test` installs mkdocs."""
+    venv = tmp_path / "venv"
+    commands = planned(venv, "test")
+    build = next((c for c in commands if c.startswith(f"{venv}/bin/python -m mkdocs build --strict")), None)
+    assert build is not None, commands
+    assert commands.index(f"{venv}/bin/python -m mypy") < commands.index(build) < commands.index(
+        f"{venv}/bin/python -m pytest -q")
+    installs = [c for c in planned(venv, "install-test") if "pip install" in c and "-e '.[" in c]
+    assert installs and all("docs" in c.split("[", 1)[1].split("]")[0].split(",") for c in installs), installs
