@@ -128,3 +128,6 @@ def test_the_docs_site_builds_strictly(tmp_path):
         assert (site / f"{page}.html").is_file(), page   # use_directory_urls: false, readable from disk
     assert "videorag eval index" in (site / "cli.html").read_text()
     assert "generated:" not in (site / "http.html").read_text()   # every marker replaced
+    remote = re.compile(r"<(?:script|link|img)[^>]+(?:src|href)=\"(?:https?:)?//")
+    for page in site.glob("*.html"):
+        assert not remote.search(page.read_text()), f"{page.name} loads something from the network"
