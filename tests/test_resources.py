@@ -63,3 +63,58 @@ def test_the_generator_and_the_judge_of_one_videorag_share_a_model_file(tmp_path
         generator.model_path = "/models/q.gguf"
         assert local_model(generator.model_path, generator.resources) is local_model("/models/q.gguf", rag.resources)
     assert ("gguf", "/models/q.gguf") not in rag.resources   # closed with the VideoRAG
+
+
+def test_a_model_loading_for_one_key_does_not_hold_up_another():
+    """A lock per key: while one thing is being made (a model loading for seconds), the owner's
+    other things are still handed out; two askers of the same key get one thing."""
+    import threading
+
+    resources, loading, release = Resources(), threading.Event(), threading.Event()
+    resources.get("ready", _Model)
+
+    def slow():
+        loading.set()
+        release.wait(10)
+        return _Model()
+
+    with ThreadPoolExecutor(3) as pool:
+        first, second = pool.submit(resources.get, "slow", slow), pool.submit(resources.get, "slow", slow)
+        assert loading.wait(10)
+        assert pool.submit(resources.get, "ready", _Model).result(timeout=5) is not None   # not blocked
+        release.set()
+        assert first.result(timeout=10) is second.result(timeout=10)
+
+
+def test_what_a_videorag_and_its_library_made_is_released_by_close(tmp_path):
+    """Their models are their `Resources`' (one lifetime): `close()` releases them, and they are
+    made anew when next needed; a model given to the constructor stays the caller's."""
+    from videorag.embed.hashing import HashingEmbedder
+
+    given = HashingEmbedder()
+    rag = VideoRAG(tmp_path / "a", Config(), embedder=given)
+    generator, stage = rag.generator, rag.answerability
+    assert rag.generator is generator and rag.query_embedder is given and rag.library.embedder is given
+    assert (rag, "generator") in rag.resources and (rag, "answerability") in rag.resources
+    rag.close()
+    assert (rag, "generator") not in rag.resources
+    assert rag.generator is not generator and rag.answerability is not stage and rag.library.embedder is given
+
+
+def test_the_pipeline_says_when_the_generator_starts_writing(tmp_path):
+    """Progress goes out through `events` (given to the constructor), not by wrapping members."""
+    heard: list[str] = []
+
+    class _Covering:
+        name = "covering"
+
+        def generate(self, question, evidence):
+            raise AssertionError("not asked")
+
+        def covered(self, question, evidence):
+            heard.append(f"covered {question}")
+            return 0.5
+
+    rag = VideoRAG(tmp_path / "a", Config(), generator=_Covering(), events=heard.append)
+    assert rag._covered("how do I boil water?")([]) == 0.5   # answerability's question evaluates the prompt
+    assert heard == ["writing", "covered how do I boil water?"]

@@ -23,10 +23,8 @@ from .resources import own
 from .types import IngestReport
 
 if TYPE_CHECKING:
-    from .caption import Captioner
     from .index import VideoIndex
     from .retrieve import Corpus
-    from .visual import VisualEmbedder
 
 log = logging.getLogger(__name__)
 
@@ -50,34 +48,39 @@ class Library:
         self.resources = own(resources)  # the multilingual embedder, shared with its owner's searches
         self.location = locate(index_dir)
         self.config = config or Config()
-        self._embedder, self._asr, self._given = embedder, asr, embedder
+        self._given, self._asr = embedder, asr  # models given to the constructor (else made on first use)
         self._index: VideoIndex | None = None
-        self._visual: VisualEmbedder | None = None
-        self._captioner: Captioner | None = None
         self._frame_nets: dict | None = None
         self._lock = threading.RLock()
         self._saving = threading.Lock()  # one snapshot build at a time (an ingest beside a search)
 
-    # -- models, made on first use ------------------------------------------------------------
+    # -- models, made on first use, owned by `resources` (released by `close`) ---------------
+    def _model(self, name: str, make):
+        """This library's model `name`, made by `make()` (None: none to make yet, asked again next time)."""
+        if (made := self.resources.get((self, name), make)) is None:
+            self.resources.release((self, name))
+        return made
+
+    def close(self) -> None:
+        """Release the models and pools loaded for this library; they load anew when next needed."""
+        self.resources.close()
+
     @property
-    @locked
     def embedder(self):
         """The text embedder that fills the index."""
-        if self._embedder is None:
-            self._embedder = create_embedder(self.config.embed, self.embed_backend)
-        return self._embedder
+        return self._given or self._model("embedder", lambda: create_embedder(self.config.embed, self.embed_backend))
 
     @property
-    @locked
     def asr(self):
-        if self._asr is None:
-            from .asr import create_asr
-            from .ingest.engines.local import build_streams
+        return self._asr or self._model("asr", self._make_asr)
 
-            cfg = self.config.ingest
-            streams = build_streams(cfg)
-            self._asr = create_asr(cfg.asr, cfg.asr_model, cfg.language, streams, cfg.multilingual_model, cfg.translate)
-        return self._asr
+    def _make_asr(self):
+        from .asr import create_asr
+        from .ingest.engines.local import build_streams
+
+        cfg = self.config.ingest
+        streams = build_streams(cfg)
+        return create_asr(cfg.asr, cfg.asr_model, cfg.language, streams, cfg.multilingual_model, cfg.translate)
 
     @property
     def embed_backend(self) -> str:
@@ -92,18 +95,11 @@ class Library:
         return self.location.exists(META_FILE)
 
     @property
-    @locked
     def visual(self):
         """The frame embedder: the configured one, else the one the index was built with."""
-        if self._visual is None:
-            from .visual import create_visual
+        from .visual import of_index
 
-            cfg, meta = self.config.ingest, self.meta()
-            if cfg.visual:
-                self._visual = create_visual(cfg.visual, cfg.visual_model)
-            elif "visual_backend" in meta:
-                self._visual = create_visual(meta["visual_backend"], meta["visual_spec"])
-        return self._visual
+        return self._model("visual", lambda: of_index(self.config.ingest, self.meta()))
 
     @property
     @locked
@@ -117,18 +113,12 @@ class Library:
         return self._frame_nets
 
     @property
-    @locked
     def captioner(self):
         """The frame captioner: the configured one, else the one the index was built with
         (a captioned index stays complete); None when captions are off."""
-        if self._captioner is None:
-            from .caption import create_captioner
+        from .caption import of_index
 
-            cfg, known = self.config.ingest, self.meta().get("captioner") or {}
-            if name := cfg.captioner or known.get("name"):
-                model = cfg.caption_model if cfg.captioner else known.get("model")
-                self._captioner = create_captioner(name, model, cfg.caption_base_url)
-        return self._captioner
+        return self._model("captioner", lambda: of_index(self.config.ingest, self.meta()))
 
     @property
     @locked

@@ -12,22 +12,20 @@ judges that read them."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .answerability.read import assess
 from .config import TEXT_LIMIT, Config
 from .errors import IndexError_
-from .generate import BACKENDS, create_generator, resolve_backend
+from .generate import BACKENDS, Covers, Streams, create_generator, resolve_backend
 from .generate.overview import Overview, Sources, overview_of
 from .generate.overview import answer as overview
 from .index.frames import IndexFrames
 from .index.meta import check_visual, open_meta
-from .library import Library, locked
+from .library import Library
 from .methods.evidence import EvidenceRequest, FramePicker, excerpt_evidence, gather, segments_of
 from .resources import Resources, own
 from .retrieve.base import Query
@@ -35,7 +33,7 @@ from .retrieve.live import LiveSearcher
 from .types import Answer, Evidence, Hit
 
 if TYPE_CHECKING:
-    from .answerability import Answerability, Verdict
+    from .answerability import Verdict
     from .embed import TextEmbedder
 
 
@@ -57,15 +55,15 @@ class VideoRAG:
         asr=None,
         generator=None,
         resources: Resources | None = None,
+        events: Callable[[str], None] | None = None,
+        live: Callable[[VideoRAG], Any] | None = None,
     ):
         self.resources = own(resources)  # its judge, generator model, rerankers, pools
+        self.events = events  # told what starts (`_event`): progress for a command line
         self.library = Library(index_dir, config, embedder=embedder, asr=asr, resources=self.resources)
         self.location = self.library.location
         self._embedder_given = embedder is not None
-        self._query_model: TextEmbedder | None = None
-        self._generator = generator
-        self._answerability: Answerability | None = None
-        self._lock = threading.RLock()
+        self._generator = generator  # one given to the constructor (else made on first use, owned by `resources`)
         self.frames = IndexFrames(lambda: self.library.index)  # frame images, read from the index when asked for
         self.live = LiveSearcher(
             self.location,
@@ -76,6 +74,8 @@ class VideoRAG:
             frames=self.frames,
             resources=self.resources,
         )
+        if live is not None:  # searched elsewhere: e.g. the index's shards (`videorag.shard.serving.sharded`)
+            self.live = live(self)
 
     @property
     def config(self) -> Config:
@@ -86,7 +86,9 @@ class VideoRAG:
     def config(self, config: Config) -> None:
         """New settings for what follows: the generator and the answerability stage are made anew
         from them on next use (the embedders and the index stay as they are)."""
-        self.library.config, self._generator, self._answerability = config, None, None
+        self.library.config, self._generator = config, None
+        for name in ("generator", "answerability"):
+            self.resources.release((self, name))
 
     def add(self, paths: Sequence[str | Path], progress=None, roots: tuple[Path, ...] | None = None, stages=None):
         """Index files and folders (`Library.add`; the library's other writes and its models:
@@ -94,8 +96,8 @@ class VideoRAG:
         return self.library.add(paths, progress, roots, stages)
 
     def close(self) -> None:
-        """Release the models and pools this instance loaded (`resources`); it can be used
-        again afterwards (they load anew)."""
+        """Release the models and pools this instance and its library loaded (`resources`); it
+        can be used again afterwards (they load anew)."""
         self.resources.close()
 
     def __enter__(self) -> VideoRAG:
@@ -106,25 +108,26 @@ class VideoRAG:
 
     # -- query-side models ---------------------------------------------------------------------
     @property
-    @locked
-    def query_embedder(self):
+    def query_embedder(self) -> TextEmbedder:
         """The embedder of queries: the same model as `embedder`, on the runtime
         `EmbedConfig.query_backend` picks (an embedder given to the constructor embeds both)."""
-        if self._query_model is None:
-            from .embed import create_embedder, query_backend
+        return self.resources.get((self, "query embedder"), self._make_query_embedder)
 
-            recorded = self.library.meta().get("embed_backend")
-            backend = query_backend(self.config.embed, recorded)
-            same = self._embedder_given or backend == self.library.embed_backend
-            self._query_model = self.library.embedder if same else create_embedder(self.config.embed, backend)
-        return self._query_model
+    def _make_query_embedder(self) -> TextEmbedder:
+        from .embed import create_embedder, query_backend
+
+        backend = query_backend(self.config.embed, self.library.meta().get("embed_backend"))
+        same = self._embedder_given or backend == self.library.embed_backend
+        return self.library.embedder if same else create_embedder(self.config.embed, backend)
 
     @property
-    @locked
     def generator(self):
-        if self._generator is None:
-            self._generator = create_generator(self.config.generate, self.query_embedder, self.resources)
-        return self._generator
+        if self._generator is not None:
+            return self._generator
+        return self.resources.get((self, "generator"), self._make_generator)
+
+    def _make_generator(self):
+        return create_generator(self.config.generate, self.query_embedder, self.resources)
 
     def _checked_visual(self):
         """The frame embedder for queries (made when a method first needs it: the corpus has frame
@@ -206,17 +209,19 @@ class VideoRAG:
             return self._overview(asked)
         if asked.refused:
             return self._refusal(asked)
+        self._event("writing")
         return self._checked(self.generator.generate(asked.question, asked.evidence), asked)
 
     def stream(self, asked: Asked) -> Iterator[str | Answer]:
         """`answer`, piece by piece: text pieces, then the Answer. A generator without streaming
         gives its whole answer as one piece."""
         generator = self.generator
-        if asked.refused or asked.overview is not None or not hasattr(generator, "stream"):
+        if asked.refused or asked.overview is not None or not isinstance(generator, Streams):
             answer = self.answer(asked)
             yield answer.answer
             yield answer
             return
+        self._event("writing")
         for piece in generator.stream(asked.question, asked.evidence):
             yield piece if isinstance(piece, str) else self._checked(piece, asked)
 
@@ -226,11 +231,9 @@ class VideoRAG:
         cfg = self.config.generate.verify
         if not cfg.answerability:
             return None
-        if self._answerability is None:
-            from .answerability import Answerability
+        from .answerability import Answerability
 
-            self._answerability = Answerability(cfg.weights, cfg.abstain_below)
-        return self._answerability
+        return self.resources.get((self, "answerability"), lambda: Answerability(cfg.weights, cfg.abstain_below))
 
     def prepare(
         self, question: str, method: str | None = None, judge: bool | None = None, timings: dict | None = None
@@ -247,9 +250,27 @@ class VideoRAG:
         request = self._request(_asked(question), chosen, timings)
         if (stage := self.answerability) is None:
             return Asked(question, gather(chosen, request), judged)
-        own = getattr(self.generator, "covered", None)
-        read = assess(stage, request, self.method(method), own and partial(own, question))
+        read = assess(stage, request, self.method(method), self._covered(question))
         return Asked(question, read.evidence, judged, read.verdict)
+
+    def _covered(self, question: str):
+        """The generator's own question "does this evidence hold the answer?" (None: it has none),
+        which evaluates the answer's prompt: the generator starts writing (`events`)."""
+        own = self.generator
+        if not isinstance(own, Covers):
+            return None
+
+        def covered(evidence: list[Evidence]) -> float | None:
+            self._event("writing")
+            return own.covered(question, evidence)
+
+        return covered
+
+    def _event(self, name: str) -> None:
+        """Tell `events` (given to the constructor) what starts: "writing" (the generator starts on
+        the answer; said again at each of its calls for one answer)."""
+        if self.events is not None:
+            self.events(name)
 
     def evidence(
         self, question: str, *, method: str | None = None, judge: bool = False, timings: dict | None = None

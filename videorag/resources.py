@@ -15,21 +15,40 @@ log = logging.getLogger(__name__)
 
 
 class Resources:
-    """Things made once per owner, by key (`get`), released together (`close`)."""
+    """Things made once per owner, by key (`get`), released together (`close`) or one by one
+    (`release`)."""
 
     def __init__(self) -> None:
         self._made: dict[Hashable, Any] = {}
-        self._lock = threading.RLock()
+        self._making: dict[Hashable, threading.RLock] = {}  # a lock per key being made
+        self._lock = threading.Lock()  # guards the two dicts only: held for no longer than a lookup
 
     def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
-        """The thing made for `key`, made by `make()` on the first request."""
+        """The thing made for `key`, made by `make()` on the first request. A model loading for
+        one key keeps waiting only those who ask for that key (`make` may ask for other keys)."""
         with self._lock:
-            if key not in self._made:
-                self._made[key] = make()
-            return self._made[key]
+            if key in self._made:
+                return self._made[key]
+            making = self._making.setdefault(key, threading.RLock())
+        with making:
+            with self._lock:
+                if key in self._made:  # made while this caller waited
+                    return self._made[key]
+            thing = make()
+            with self._lock:
+                self._made[key] = thing
+                self._making.pop(key, None)
+            return thing
 
     def __contains__(self, key: Hashable) -> bool:
         return key in self._made
+
+    def release(self, key: Hashable) -> None:
+        """Release the thing made for `key` (if any): the next request makes it anew."""
+        with self._lock:
+            thing = self._made.pop(key, None)
+        if thing is not None:
+            _release(thing)
 
     def close(self) -> None:
         """Release what was made, newest first: each thing's `close()` (a model server) or
@@ -37,13 +56,18 @@ class Resources:
         what is asked for next is made anew."""
         with self._lock:
             made, self._made = list(self._made.values()), {}
-        for thing in reversed(made):
-            release = getattr(thing, "close", None) or getattr(thing, "shutdown", None)
-            if callable(release):
-                try:
-                    release()
-                except Exception as exc:  # closing one thing must not keep the others open
-                    log.warning("could not release %r: %s", thing, exc)
+        for thing in reversed(list({id(t): t for t in made}.values())):  # a thing kept under two keys: once
+            _release(thing)
+
+
+def _release(thing: Any) -> None:
+    """A thing's `close()` (a model server) or `shutdown()` (a thread pool), when it has one."""
+    release = getattr(thing, "close", None) or getattr(thing, "shutdown", None)
+    if callable(release):
+        try:
+            release()
+        except Exception as exc:  # closing one thing must not keep the others open
+            log.warning("could not release %r: %s", thing, exc)
 
 
 def own(resources: Resources | None) -> Resources:

@@ -19,7 +19,7 @@ from videorag.errors import ConfigError
 from videorag.serve.app import create_app
 from videorag.serve.service import ServeConfig, Service
 from videorag.shard.ray_serve import replicas, serve_logging
-from videorag.shard.serving import attach
+from videorag.shard.serving import sharded
 from videorag.shard.split import split
 
 ray = pytest.importorskip("ray")
@@ -48,7 +48,7 @@ def unjudged() -> Config:
 def test_an_unreachable_cluster_is_a_clear_error(index):
     ray.shutdown()
     with pytest.raises(ConfigError, match="cannot start or reach Ray at auto.*--ray"):
-        attach(VideoRAG(index, unjudged(), embedder=HashingEmbedder()), "auto")
+        VideoRAG(index, unjudged(), embedder=HashingEmbedder(), live=sharded("auto"))
 
 
 @pytest.fixture(scope="module")
@@ -56,9 +56,9 @@ def clients(index):
     def client(rag) -> TestClient:
         return TestClient(create_app(Service(rag, ServeConfig(index))), base_url="http://127.0.0.1")
 
-    sharded = VideoRAG(index, unjudged(), embedder=HashingEmbedder())
-    assert attach(sharded, "local", replicas=1, deadline=1.0) == 2
-    yield client(VideoRAG(index, unjudged(), embedder=HashingEmbedder())), client(sharded), sharded
+    on_ray = VideoRAG(index, unjudged(), embedder=HashingEmbedder(), live=sharded("local", replicas=1, deadline=1.0))
+    assert len(on_ray.live.router.clients) == 2
+    yield client(VideoRAG(index, unjudged(), embedder=HashingEmbedder())), client(on_ray), on_ray
     serve.shutdown()
     ray.shutdown()
 

@@ -9,6 +9,7 @@ from the last kept one, and join each description with the transcript around the
 
 from __future__ import annotations
 
+from ..config import IngestConfig
 from ..registry import Registry
 from .base import Captioner, caption_frames, join, said_around
 
@@ -27,3 +28,12 @@ def create_captioner(name: str, model: str | None = None, base_url: str | None =
     """The backend `name`. Every backend takes `model` and `base_url` (the server of server
     backends; ignored by ocr), so registered third-party backends are built the same way."""
     return BACKENDS.create(name, model=model, base_url=base_url)
+
+
+def of_index(cfg: IngestConfig, meta: dict) -> Captioner | None:
+    """The frame captioner of an index: the configured one (`cfg.captioner`), else the one the
+    index was built with (a captioned index stays complete); None when captions are off."""
+    known = meta.get("captioner") or {}
+    if not (name := cfg.captioner or known.get("name")):
+        return None
+    return create_captioner(name, cfg.caption_model if cfg.captioner else known.get("model"), cfg.caption_base_url)

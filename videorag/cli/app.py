@@ -69,7 +69,22 @@ def run(args) -> int:
         return status  # a running `videorag serve` of this index answered: no models loaded here
     from ..pipeline import VideoRAG
 
-    return ON_INDEX[args.command](VideoRAG(args.index, make_config(args)), args)
+    return ON_INDEX[args.command](VideoRAG(args.index, make_config(args), **_made_for(args)), args)
+
+
+def _made_for(args) -> dict:
+    """What the command's `VideoRAG` is made with: progress for `ask` (a server says nothing per
+    answer), the shards on Ray for `serve --ray`."""
+    from ..options import serve_config
+    from .commands import progress_events
+
+    if args.command == "ask":
+        return {"events": progress_events()}
+    if args.command == "serve" and (config := serve_config(args)).ray:
+        from ..shard.serving import sharded
+
+        return {"live": sharded(config.ray, config.shard_replicas, config.shard_deadline)}
+    return {}
 
 
 def main(argv: list[str] | None = None) -> int:

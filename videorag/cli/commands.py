@@ -206,29 +206,21 @@ def cmd_search(rag, args) -> int:
     return EXIT_OK
 
 
-def _say_when_writing(generator) -> None:
-    """Make `generator` say "writing the answer…" on stderr once, when it starts on the answer: at
-    its first `covered` (the answerability stage's question, which evaluates the answer's own
-    prompt), `generate` or `stream`. The pipeline has no progress hook: the instance is wrapped."""
+def progress_events():
+    """A `VideoRAG`'s `events` for a command line: "writing the answer…" on stderr once, when the
+    generator starts on the answer (its first call for it)."""
     pending = [True]
 
-    def saying(method):
-        def call(*args, **kwargs):
-            if pending:
-                pending.clear()
-                say("writing the answer…")
-            return method(*args, **kwargs)
+    def event(name: str) -> None:
+        if name == "writing" and pending:
+            pending.clear()
+            say("writing the answer…")
 
-        return call
-
-    for name in ("covered", "generate", "stream"):
-        if callable(method := getattr(generator, name, None)):
-            setattr(generator, name, saying(method))
+    return event
 
 
 def cmd_ask(rag, args) -> int:
     request, timings = REQUESTS.request(args), dict[str, float]()
-    _say_when_writing(rag.generator)
     answer = rag.ask(**request.given(), timings=timings)
     _judge_report(rag, timings)
     if args.json:

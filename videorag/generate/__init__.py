@@ -8,7 +8,8 @@ OpenAI-compatible chat server; frames as images + transcripts, the paper's order
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Iterator
+from typing import Protocol, runtime_checkable
 
 from ..config import GenerateConfig
 from ..registry import Registry
@@ -34,6 +35,36 @@ class Generator(Protocol):
     name: str
 
     def generate(self, question: str, evidence: list[Evidence]) -> Answer: ...
+
+
+# -- optional capabilities: `isinstance(generator, Streams)` rather than a method looked up by name
+@runtime_checkable
+class Streams(Protocol):
+    """The answer piece by piece: text pieces, then the Answer."""
+
+    def stream(self, question: str, evidence: list[Evidence]) -> Iterator[str | Answer]: ...
+
+
+@runtime_checkable
+class Covers(Protocol):
+    """The generator's own P(the evidence holds the answer), asked with the prompt it answers
+    from (None: it cannot tell); answerability's `covered` signal."""
+
+    def covered(self, question: str, evidence: list[Evidence]) -> float | None: ...
+
+
+@runtime_checkable
+class Completes(Protocol):
+    """A raw completion of a prompt (a G-Eval judge, `eval make-qa`)."""
+
+    def complete(self, prompt: str, max_tokens: int = 8) -> str: ...
+
+
+@runtime_checkable
+class CompletesWithImages(Protocol):
+    """A raw completion of a prompt with images (a model that reads them)."""
+
+    def complete_with_images(self, prompt: str, images: list[bytes], max_tokens: int = 8) -> str: ...
 
 
 def create_generator(config: GenerateConfig, embedder=None, resources=None) -> Generator:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..config import Config
-from ..retrieve.base import Method, Query
+from ..retrieve.base import GathersEvidence, Method, Query
 from ..retrieve.corpus import Corpus
 from ..types import Evidence, Frame, Hit, Segment
 
@@ -74,8 +74,7 @@ class EvidenceRequest:
 
 def gather(method, request: EvidenceRequest) -> list[Evidence]:
     """The method's evidence (`method.evidence(request)`), the default excerpts without one."""
-    hook = getattr(method, "evidence", None)
-    return hook(request) if hook is not None else excerpts(request)
+    return method.evidence(request) if isinstance(method, GathersEvidence) else excerpts(request)
 
 
 def excerpts(request: EvidenceRequest) -> list[Evidence]:

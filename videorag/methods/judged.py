@@ -33,7 +33,7 @@ import numpy as np
 
 from ..config import SearchConfig
 from ..embed.e5 import of as e5_of
-from ..retrieve.base import Candidate, Method, Ranking
+from ..retrieve.base import Candidate, GathersEvidence, Method, Ranking
 from ..retrieve.fusion import minmax
 from ..retrieve.moments import segment_relevance
 from ..retrieve.searcher import top
@@ -59,9 +59,8 @@ class Judged:
         has one (rag-adapter, carve); else the judge's best steps (`GenerateConfig.steps` of
         them, P(yes) best first, across the judged videos), each with the lines around it; the
         excerpts around the best videos' moments when it read none (or `steps` is 0)."""
-        own = getattr(self.inner, "evidence", None)
-        if own is not None:
-            return own(request)
+        if isinstance(self.inner, GathersEvidence):
+            return self.inner.evidence(request)
         from .evidence import excerpt_evidence, step_evidence
 
         hits = request.hits()  # judges the steps of the query context

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
 if TYPE_CHECKING:
+    from ..types import Evidence
     from .searcher import QueryContext
 
 
@@ -58,6 +59,27 @@ class Method(Protocol):
     name: str
 
     def rank(self, qc: QueryContext) -> Ranking: ...
+
+
+# -- a method's optional capabilities (`isinstance(method, GathersEvidence)`) ----------------------
+@runtime_checkable
+class GathersEvidence(Protocol):
+    """What the generator reads for a question is the method's own (rag-adapter, carve, judged)."""
+
+    def evidence(self, request) -> list[Evidence]: ...
+
+
+@runtime_checkable
+class SharesStatistics(Protocol):
+    """A method whose scores need the collection's statistics on a sharded index: each shard's
+    `statistics`, `merged` into the collection's scales (`qc.shared`), and the `floor` a video's
+    score must reach to be shown."""
+
+    def statistics(self, qc: QueryContext, leaders: int = 0) -> dict: ...
+
+    def merged(self, parts: list[dict]) -> dict: ...
+
+    def floor(self, parts: list[dict], scales: dict, count: int) -> float: ...
 
 
 class Reranker(Protocol):

@@ -18,10 +18,8 @@ def run_server(rag, config) -> None:
 
     if rag.library.exists():  # the frame store opens the index now (seconds of importing LanceDB), not
         _ = rag.library.index  # while the first search's thumbnails wait, black; and before the judge loads
-    if config.ray:
-        from ..shard.serving import attach
-
-        shards = attach(rag, config.ray, config.shard_replicas, config.shard_deadline)
+    if config.ray:  # the rag was made with `live=shard.serving.sharded(...)` (`videorag.cli`)
+        shards = len(rag.live.router.clients)
         print(f"searching {shards} shards on Ray ({config.ray}); ask needs the index on one box", flush=True)
     service = Service(rag, config)
     print(f"videorag serving {config.index} on http://{config.host}:{config.port}  (API docs: /docs)", flush=True)

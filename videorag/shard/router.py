@@ -25,7 +25,8 @@ import numpy as np
 from ..config import SearchConfig
 from ..errors import ConfigError, VideoRAGError
 from ..methods import METHODS
-from ..retrieve.base import Query
+from ..methods.judged import Judged
+from ..retrieve.base import Query, SharesStatistics
 from ..retrieve.searcher import pick, pool
 from ..types import Hits
 from .node import ShardQuery
@@ -82,7 +83,7 @@ class Router:
         if "shardable" not in METHODS.traits(name):
             shardable = ", ".join(n for n in METHODS.names() if "shardable" in METHODS.traits(n))
             raise ConfigError(f"method {name!r} does not run on a sharded index", f"use one of: {shardable}")
-        if method is not getattr(method, "inner", method):
+        if isinstance(method, Judged):
             raise ConfigError("the judge does not run on a sharded index", "search it with --no-judge")
         query = Query(query) if isinstance(query, str) else query
         top_k = top_k or config.top_k
@@ -107,7 +108,7 @@ class Router:
     def _rounds(self, asked: ShardQuery, method, shown: int, start: float) -> tuple[list, list[str]]:
         """Every answering shard's `found` (`Found`s), and the names of those that did not answer."""
         live = list(self.clients)
-        if not hasattr(method, "statistics") or len(live) == 1:  # one shard's statistics are the collection's
+        if not isinstance(method, SharesStatistics) or len(live) == 1:  # one shard's statistics are the collection's
             found, _, late = self._gather(live, lambda c: c.found(asked), _Deadline(self.deadline))
             return [f for part in found for f in part], late
         # each round gets half the deadline: a late shard in the first leaves time for the second

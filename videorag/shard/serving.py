@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from ..cluster import join
 from ..embed import embed_queries
@@ -15,9 +16,14 @@ from .split import manifest
 log = logging.getLogger(__name__)
 
 
-def attach(rag, address: str, replicas: int = 1, deadline: float = 1.0) -> int:
-    """Deploy the shards of `rag`'s index on the Ray cluster at `address` and route `rag`'s
-    searches through them (HTTP, MCP and hand-offs alike). Returns the number of shards."""
+def sharded(address: str, replicas: int = 1, deadline: float = 1.0) -> Callable[..., ShardedLive]:
+    """A `VideoRAG`'s `live`, given to its constructor: its searches (HTTP, MCP and hand-offs
+    alike) go to its index's shards, deployed on the Ray cluster at `address` as it is made."""
+    return lambda rag: deploy(rag, address, replicas, deadline)
+
+
+def deploy(rag, address: str, replicas: int = 1, deadline: float = 1.0) -> ShardedLive:
+    """Deploy the shards of `rag`'s index on the Ray cluster at `address`: the router over them."""
     found = manifest(rag.location.local)
     if found["token"] != snapshot.token(rag.location):
         log.warning("the shards are older than the index: run `videorag shard` again to search what changed since")
@@ -27,5 +33,4 @@ def attach(rag, address: str, replicas: int = 1, deadline: float = 1.0) -> int:
     join(address, "--ray")
     clients = ray_serve.deploy(found, replicas)
     embed = lambda text: embed_queries(query, [text])[0]  # noqa: E731
-    rag.live = ShardedLive(Router(clients, embed, deadline))
-    return len(clients)
+    return ShardedLive(Router(clients, embed, deadline))

@@ -16,6 +16,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..config import IngestConfig
 from ..registry import Registry
 
 BACKENDS = Registry(
@@ -42,3 +43,11 @@ def create_visual(
     backend: str, model: str | None = None, device: str | None = None, batch_size: int = 32
 ) -> VisualEmbedder:
     return BACKENDS.create(backend, model=model, device=device, batch_size=batch_size)
+
+
+def of_index(cfg: IngestConfig, meta: dict) -> VisualEmbedder | None:
+    """The frame embedder of an index: the configured one (`cfg.visual`), else the one the index
+    was built with (its `meta`); None when it has none."""
+    if cfg.visual:
+        return create_visual(cfg.visual, cfg.visual_model)
+    return create_visual(meta["visual_backend"], meta["visual_spec"]) if "visual_backend" in meta else None
