@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .config import Config
-from .embed import create_embedder, passage_backend
+from .embed import create_embedder, fingerprint_of, passage_backend
 from .embed.e5 import of as e5_of
 from .errors import MediaError
 from .index.location import locate
@@ -153,9 +153,9 @@ class Library:
         embedder = self.embedder
         with index.writer():
             index.refresh()
-            index.check_embedder(embedder.model_name, embedder.dim, getattr(embedder, "fingerprint", None))
+            index.check_embedder(embedder.model_name, embedder.dim, fingerprint_of(embedder))
             check_runtime(self.location, index.meta, self.embed_backend)
-            index.record_fingerprint(getattr(embedder, "fingerprint", None))
+            index.record_fingerprint(fingerprint_of(embedder))
             self._enable_visual(index)
             report = self.ingestor(roots).run(list(paths), progress, stages)
         if not snapshot.fresh(self.location):  # after the writer's change mark, which it must match
@@ -174,7 +174,7 @@ class Library:
                     self.location,
                     self.embedder.model_name,
                     self.embedder.dim,
-                    getattr(self.embedder, "fingerprint", None),
+                    fingerprint_of(self.embedder),
                     self.config.lock_wait,
                     embed_backend=self.embed_backend,
                     asr_model=self.asr.model_name,
@@ -261,6 +261,7 @@ class Library:
 
     def _reselect_frames(self, index: VideoIndex, net) -> int:
         """Re-choose each video's retrieval frames with `net` and store its visual vector anew."""
+        from .visual import EmbedsVideo
         from .visual.represent import retrieval_frames, video_vector
 
         cfg, visual, count = self.config.ingest, self.visual, 0
@@ -268,7 +269,7 @@ class Library:
             times, vectors = index.frame_vectors(video_id)
             if len(times):
                 chosen = retrieval_frames(vectors, cfg.retrieval_frames, cfg.retrieval_subset, net, cfg.frame_reduction)
-                images = [f.jpeg for f in index.frames(video_id)] if hasattr(visual, "embed_video") else None
+                images = [f.jpeg for f in index.frames(video_id)] if isinstance(visual, EmbedsVideo) else None
                 index.set_visual(
                     video_id, [float(times[i]) for i in chosen], video_vector(vectors, chosen, visual, images)
                 )

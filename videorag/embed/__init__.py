@@ -12,7 +12,7 @@ picks), `sentence-transformers` (torch: any sentence-transformers model, `videor
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -39,6 +39,27 @@ class TextEmbedder(Protocol):
     def embed(self, texts: list[str]) -> np.ndarray: ...
 
 
+# -- optional capabilities (`isinstance(embedder, EmbedsQueries)`) -------------------------------
+@runtime_checkable
+class EmbedsQueries(Protocol):
+    """Queries embedded their own way (e5's "query: " prefix)."""
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray: ...
+
+
+@runtime_checkable
+class Fingerprinted(Protocol):
+    """Weights loaded from a file the index can recognise again (a hash of it; None: unknown)."""
+
+    @property
+    def fingerprint(self) -> str | None: ...
+
+
+def fingerprint_of(embedder) -> str | None:
+    """The embedder's weights' fingerprint (None: it has none)."""
+    return embedder.fingerprint if isinstance(embedder, Fingerprinted) else None
+
+
 def create_embedder(config: EmbedConfig, backend: str | None = None) -> TextEmbedder:
     """The embedder `backend` names (default: the passages' backend, `passage_backend`)."""
     return BACKENDS.create(
@@ -48,8 +69,7 @@ def create_embedder(config: EmbedConfig, backend: str | None = None) -> TextEmbe
 
 def embed_queries(embedder: TextEmbedder, texts: list[str]) -> np.ndarray:
     """Queries' vectors: the embedder's `embed_queries` when it has one (a query prefix), else `embed`."""
-    method = getattr(embedder, "embed_queries", None)
-    return method(texts) if method is not None else embedder.embed(texts)
+    return embedder.embed_queries(texts) if isinstance(embedder, EmbedsQueries) else embedder.embed(texts)
 
 
 def passage_backend(config: EmbedConfig, recorded: str | None = None, given: TextEmbedder | None = None) -> str:

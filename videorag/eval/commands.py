@@ -7,6 +7,7 @@ import time
 import numpy as np
 
 from ..errors import ConfigError
+from ..generate import Completes
 from . import paper, report
 from .cli import bench_dir, load_corpus, write_report
 from .runner import evaluate_generation, evaluate_retrieval, score_predictions, transcript_evidence
@@ -152,7 +153,7 @@ def cmd_generation(args, config):
     judge = None
     if args.judge:
         judge_gen = create_generator(GenerateConfig(backend=args.judge, model=args.judge_model))
-        if not hasattr(judge_gen, "complete"):
+        if not isinstance(judge_gen, Completes):
             raise ConfigError(f"generator {args.judge!r} cannot judge", "use --judge llamacpp or openai")
         judge = judge_gen.complete
     result = evaluate_generation(

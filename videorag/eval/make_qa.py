@@ -40,6 +40,7 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from ..errors import ConfigError, GenerationError
+from ..generate import Completes, CompletesWithImages
 from ..retrieve.text import tokenize
 from ..types import Frame, Segment
 
@@ -264,7 +265,7 @@ def qa_prompt(transcript: str) -> str:
 
 
 def require_completion(generator) -> None:
-    if not callable(getattr(generator, "complete", None)):
+    if not isinstance(generator, Completes):
         raise ConfigError(
             f"generator {getattr(generator, 'name', generator)!r} cannot write questions (it has no raw completion)",
             "use --generator llamacpp (local GGUF) or openai",
@@ -275,7 +276,7 @@ def ask(generator, item: QAItem, images: list[bytes]) -> None:
     """Fill the item's reply (images go along when the generator takes them)."""
     prompt = qa_prompt(item.chunk.text)
     try:
-        if images and callable(getattr(generator, "complete_with_images", None)):
+        if images and isinstance(generator, CompletesWithImages):
             item.reply = generator.complete_with_images(prompt, images, MAX_TOKENS)
         else:
             item.reply = generator.complete(prompt, MAX_TOKENS)
@@ -300,7 +301,7 @@ def video_items(index, video_id: str, topic: str, generator, per_video: int, see
     """The asked and judged items of one video."""
     chunks = index.segments(video_id, kind="chunk")
     picked = pick_chunks(chunks, per_video, random.Random(f"{seed}:{video_id}"))
-    wants_images = callable(getattr(generator, "complete_with_images", None))
+    wants_images = isinstance(generator, CompletesWithImages)
     frames = index.frames(video_id) if picked and wants_images else []
     segments = index.segments(video_id) if picked else []
     for n in picked:

@@ -8,6 +8,7 @@ import logging
 import threading
 from collections.abc import Callable
 
+from ..embed import fingerprint_of
 from ..index.meta import check_embedder, open_meta
 from . import snapshot
 from .corpus import Corpus
@@ -52,7 +53,7 @@ class LiveSearcher:
                     open_meta(self.location),
                     query.model_name,
                     query.dim,
-                    getattr(query, "fingerprint", None),
+                    fingerprint_of(query),
                 )
                 corpus = snapshot.load(self.location, made)
                 if corpus is None:

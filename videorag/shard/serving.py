@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 
 from ..cluster import join
-from ..embed import embed_queries
+from ..embed import embed_queries, fingerprint_of
 from ..index.meta import check_embedder, open_meta
 from ..retrieve import snapshot
 from . import ray_serve
@@ -28,7 +28,7 @@ def deploy(rag, address: str, replicas: int = 1, deadline: float = 1.0) -> Shard
     if found["token"] != snapshot.token(rag.location):
         log.warning("the shards are older than the index: run `videorag shard` again to search what changed since")
     query = rag.query_embedder  # the index's own model, checked before anything is deployed
-    fingerprint = getattr(query, "fingerprint", None)
+    fingerprint = fingerprint_of(query)
     check_embedder(rag.location, open_meta(rag.location), query.model_name, query.dim, fingerprint)
     join(address, "--ray")
     clients = ray_serve.deploy(found, replicas)

@@ -12,7 +12,7 @@ without weights, for tests and for measuring speed where no weights can be had.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -37,6 +37,14 @@ class VisualEmbedder(Protocol):
     def embed_images(self, images: list) -> np.ndarray: ...
 
     def embed_texts(self, texts: list[str]) -> np.ndarray: ...
+
+
+@runtime_checkable
+class EmbedsVideo(VisualEmbedder, Protocol):
+    """A model with a video tower of its own (X-CLIP): a clip's vector from its frames, rather
+    than the mean of the frames' vectors."""
+
+    def embed_video(self, images: list) -> np.ndarray: ...
 
 
 def create_visual(

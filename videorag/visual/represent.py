@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..embed import normalize
+from . import EmbedsVideo
 from .scorer import best_generation_subset, best_retrieval_subset
 from .selection import kmeans_frames, reduce_frames, uniform_frames
 
@@ -23,7 +24,7 @@ def retrieval_frames(
 
 def video_vector(vectors: np.ndarray, chosen: list[int], visual=None, images: list | None = None) -> np.ndarray:
     """Mean of the chosen frame vectors, or the model's own clip embedding when it has one."""
-    if visual is not None and images is not None and hasattr(visual, "embed_video"):
+    if visual is not None and images is not None and isinstance(visual, EmbedsVideo):
         return visual.embed_video([images[i] for i in chosen])
     if not chosen:
         return np.zeros(vectors.shape[1] if vectors.ndim == 2 else 0, np.float32)
@@ -48,7 +49,7 @@ KEYFRAMES, CLIP_FRAMES = 5, 64  # CARVE: keyframes per chunk; frames behind a ch
 
 def clip_label(visual) -> str:
     """What makes the chunks' clip vectors, as recorded in the index."""
-    if hasattr(visual, "embed_video"):
+    if isinstance(visual, EmbedsVideo):
         return f"{visual.model_name} (video tower)"
     return f"mean of {visual.model_name} frame vectors"
 
