@@ -60,10 +60,10 @@ def test_the_judge_signal_is_its_best_judgement_of_the_query(monkeypatch):
     config = SearchConfig(judge=JudgeConfig(reranker=RerankConfig(backend="keyword-judge")))
     searcher = Searcher(corpus(embedder), embedder)
     qc = searcher.context(Query("how do I patch a tube"), config)
-    assert math.isnan(judged_signal(qc))   # not judged yet
-    create_method("textvideorag", config, judged=True).rank(qc)
-    assert judged_signal(qc) == pytest.approx(0.9)
-    assert "Patch the inner tube with glue." in {c.text for c in qc.judged}, [c.text for c in qc.judged]
+    assert math.isnan(judged_signal([]))   # not judged
+    judged = create_method("textvideorag", config, judged=True).rank(qc).judged   # what judging returns
+    assert judged_signal(judged) == pytest.approx(0.9)
+    assert "Patch the inner tube with glue." in {c.text for c in judged}, [c.text for c in judged]
 
 
 def weights(offtopic=0.2, threshold=0.5) -> Weights:
@@ -88,14 +88,14 @@ def test_the_stage_refuses_off_topic_from_retrieval_and_decides_the_rest_with_th
     hit = searcher.search(qc.query.text, create_method("textvideorag", config), config, 1, False, None, qc)[0]
     screened = stage.screen(qc, hit, hit.text)
     assert screened.stage == "cheap" and screened.answerable
-    assert stage.decide(screened, qc) == screened   # no judge read anything: retrieval decides
-    qc.judged = [type("Step", (), {"score": 0.1})()]
-    judged = stage.decide(screened, qc)
+    assert stage.decide(screened, []) == screened   # no judge read anything: retrieval decides
+    steps = [type("Step", (), {"score": 0.1})()]
+    judged = stage.decide(screened, steps)
     assert judged.stage == "judged" and not judged.answerable   # the judge found no step that answers
-    assert Answerability(weights(), threshold=0.0).decide(screened, qc).answerable   # --abstain-below 0
-    full = stage.decide(screened, qc, lambda: 0.95)   # the generator is sure the moments hold it
+    assert Answerability(weights(), threshold=0.0).decide(screened, steps).answerable   # --abstain-below 0
+    full = stage.decide(screened, steps, lambda: 0.95)   # the generator is sure the moments hold it
     assert full.stage == "full" and full.answerable and full.signals.covered == 0.95
-    assert stage.decide(screened, qc, lambda: None).stage == "judged"   # a generator that cannot tell
+    assert stage.decide(screened, steps, lambda: None).stage == "judged"   # a generator that cannot tell
 
 
 def test_weights_are_data_that_round_trip_and_fit(tmp_path):

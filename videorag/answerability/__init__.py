@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..retrieve.base import Candidate
 from .model import Weights, load
 from .signals import Signals, cheap_signals, judged_signal
 
@@ -47,13 +48,13 @@ class Answerability:
             return Verdict(False, 0.0, "off-topic", Signals(0.0, 0.0, 0.0))
         return self.verdict(cheap_signals(qc, qc.corpus.row[hit.video_id], hit.start, hit.end, excerpt))
 
-    def decide(self, screened: Verdict, qc, covered=None) -> Verdict:
-        """The verdict after search, with the judge's signal (`qc.judged`) and `covered()`, the
-        generator's own P(the moments hold the answer) (None: it has none). An off-topic verdict
-        stands."""
+    def decide(self, screened: Verdict, judged: list[Candidate], covered=None) -> Verdict:
+        """The verdict after search, with the judge's signal (from the steps it `judged`:
+        `Ranking.judged`) and `covered()`, the generator's own P(the moments hold the answer)
+        (None: it has none). An off-topic verdict stands."""
         if screened.stage == "off-topic":
             return screened
-        signals = replace(screened.signals, judge=judged_signal(qc))
+        signals = replace(screened.signals, judge=judged_signal(judged))
         if covered is not None and (value := covered()) is not None:
             signals = replace(signals, covered=float(value))
         return self.verdict(signals)

@@ -55,4 +55,4 @@ def assess(
         return Assessed(screened, [], top)
     evidence = gather(request.method, request)
     own = None if covered is None else (lambda: covered(evidence))
-    return Assessed(stage.decide(screened, request.context, own), evidence, top)
+    return Assessed(stage.decide(screened, request.judged, own), evidence, top)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..retrieve.base import Candidate
 from ..retrieve.text import tokenize
 
 CHEAP = ("relevance", "coverage", "known")
@@ -91,9 +92,9 @@ def _across_languages(qc, video: int, excerpt: str) -> bool:
     return asked != qc.corpus.language_of(video) and not (asked == "en" and IN_ENGLISH in excerpt)
 
 
-def judged_signal(qc) -> float:
-    """The judge's best P(yes) over the steps judged search read for this query (nan: none)."""
-    return max((step.score for step in qc.judged), default=math.nan)
+def judged_signal(judged: list[Candidate]) -> float:
+    """The judge's best P(yes) over the steps judged search read (`Ranking.judged`; nan: none)."""
+    return max((step.score for step in judged), default=math.nan)
 
 
 def _idf(bm25, term: str) -> float:

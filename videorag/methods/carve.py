@@ -55,7 +55,7 @@ class Carve:
         for c in chosen:
             by_video.setdefault(c.video, []).append(c)
             best[c.video] = max(best[c.video], c.score)
-        return Ranking(best, lambda v: [moment(qc, c) for c in by_video.get(v, [])])
+        return Ranking(best, lambda v, best_only=False: [moment(qc, c) for c in by_video.get(v, [])])
 
     def chunks(self, qc) -> list[Candidate]:
         """The chosen chunks, best first: one candidate per chunk, in its winning view (once per

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..config import Config
-from ..retrieve.base import GathersEvidence, Method, Query
+from ..retrieve.base import Candidate, GathersEvidence, Method, Query
 from ..retrieve.corpus import Corpus
 from ..types import Evidence, Frame, Hit, Segment
 
@@ -57,6 +57,13 @@ class EvidenceRequest:
     method: Method
     frames: FramePicker | None = None
     timings: dict | None = None
+
+    @property
+    def judged(self) -> list[Candidate]:
+        """The steps the judge read for the question, each scored by its P(yes) (`Ranking.judged`
+        of the request's method; empty when no judge read any)."""
+        ranked = self.context.ranked(self.method)
+        return ranked.judged if ranked is not None else []
 
     @cached_property
     def context(self):
@@ -127,11 +134,9 @@ def step_evidence(request: EvidenceRequest, steps: list) -> list[Evidence]:
 
 def judged_steps(request: EvidenceRequest, video: int, lines: list[Segment]) -> list:
     """The steps the judge read inside the excerpt, best first (P(yes) as their score)."""
-    if not lines or not request.context.judged:
+    if not lines or not (judged := request.judged):
         return []
-    inside = [
-        c for c in request.context.judged if c.video == video and c.start < lines[-1].end and c.end > lines[0].start
-    ]
+    inside = [c for c in judged if c.video == video and c.start < lines[-1].end and c.end > lines[0].start]
     return sorted(inside, key=lambda c: -c.score)
 
 

@@ -21,7 +21,7 @@
    sentences on either side (at most `moments.max_seconds`), then the method's moments that
    overlap none.
 Stage time lands in `qc.timings["judge"]`; the judged steps (their own span and sentence, scored by
-P(yes)) in `qc.judged`, for answerability and the answer's sentences.
+P(yes)) in `Ranking.judged`, for answerability and the answer's sentences.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class Judged:
         from .evidence import excerpt_evidence, step_evidence
 
         hits = request.hits()  # judges the steps of the query context
-        best = sorted(request.context.judged, key=lambda c: -c.score)[: request.config.generate.steps]
+        best = sorted(request.judged, key=lambda c: -c.score)[: request.config.generate.steps]
         return step_evidence(request, best) or [excerpt_evidence(request, hit) for hit in hits]
 
     def rank(self, qc) -> Ranking:
@@ -84,7 +84,7 @@ class Judged:
         qc.timings["judge"] = time.perf_counter() - start
         if np.isnan(p).all():
             return ranking
-        qc.judged = [_replace(s.passage, float(v), s.text) for s, v in zip(chosen, p, strict=True) if not np.isnan(v)]
+        read = [_replace(s.passage, float(v), s.text) for s, v in zip(chosen, p, strict=True) if not np.isnan(v)]
         p[np.isnan(p)] = np.nanmean(p)  # what the judge could not read counts as an average judgement
         final = cfg.weight * p + (1 - cfg.weight) * retrieval
         judged: dict[int, list[Candidate]] = {}
@@ -92,7 +92,8 @@ class Judged:
             judged.setdefault(s.cited.video, []).append(_replace(s.cited, float(score)))
         return Ranking(
             _video_scores(ranking.videos, pool, judged, cfg.video_weight),
-            lambda v: _moments(ranking.moments(v), judged.get(v)),
+            lambda v, best_only=False: _moments(ranking.moments(v, best_only), judged.get(v)),
+            judged=read,
         )
 
 

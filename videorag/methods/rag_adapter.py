@@ -44,7 +44,7 @@ class RAGAdapter:
             scores += minmax(c.captions.per_video_max(qc.dense(c.captions), n).astype(np.float64))
         if _has_frames(qc):
             scores += minmax((c.visual @ qc.visual_vector()).astype(np.float64))
-        return Ranking(scores, lambda v: self.moments(qc, v))
+        return Ranking(scores, lambda v, best_only=False: self.moments(qc, v))
 
     def select(self, qc, video: int) -> list[Candidate]:
         """The K frames for the query, MMR order (scores: summed, best = 1); once per query and video."""

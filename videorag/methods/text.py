@@ -21,11 +21,13 @@ SHORT_READS = 4  # a compressed level's BM25 short list reads at most this × `c
 
 def ranking(qc, videos: np.ndarray) -> Ranking:
     """`videos` with their text moments (only the best when a plain search shows one a video
-    and no reranker may reorder them: `QueryContext.best_moment_only`)."""
+    and no reranker may reorder them: `best_only`)."""
     reranker = moment_reranker_for(qc.config, qc.searcher.resources)
     return Ranking(
         videos,
-        lambda v: text_moments(qc, v, reranker=reranker, most=1 if qc.best_moment_only and not reranker else None),
+        lambda v, best_only=False: text_moments(
+            qc, v, reranker=reranker, most=1 if best_only and not reranker else None
+        ),
     )
 
 

@@ -46,7 +46,7 @@ class VisualOnly:
         self.config = config
 
     def rank(self, qc) -> Ranking:
-        return Ranking(visual_scores(qc), lambda v: frame_moment(qc, v))
+        return Ranking(visual_scores(qc), lambda v, best_only=False: frame_moment(qc, v))
 
 
 class VisualText(TextVideoRAG):

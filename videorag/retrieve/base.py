@@ -10,8 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
@@ -44,10 +43,18 @@ class Candidate:
 @dataclass
 class Ranking:
     """A method's answer to one query: `videos[i]` scores corpus video i (higher is better);
-    `moments(i)` lists that video's moments, best first (computed only for videos asked for)."""
+    `moments(i, best_only)` lists that video's moments, best first (computed only for videos
+    asked for; `best_only`: a plain search shows one a video, so a method may list just that)."""
 
     videos: np.ndarray
-    moments: Callable[[int], list[Candidate]]
+    moments: MomentList
+    judged: list[Candidate] = field(default_factory=list)  # the steps a judge read, each scored by its P(yes)
+
+
+class MomentList(Protocol):
+    """`Ranking.moments`: a video's moments, best first."""
+
+    def __call__(self, video: int, best_only: bool = False, /) -> list[Candidate]: ...
 
 
 class Method(Protocol):

@@ -69,9 +69,20 @@ class QueryContext:
         self.config = config
         self._cache: dict = {}
         self.timings: dict[str, float] = {}  # seconds per stage, for methods that report them
-        self.judged: list[Candidate] = []  # a judged ranking's steps, each scored by the judge's P(yes)
+        self._rankings: list[tuple[Method, Ranking]] = []  # what each method ranked for this query
         self.shared: dict = {}  # level name → the collection's `scale.Scale` (set by a sharded search)
-        self.best_moment_only = False  # set while a plain search finds its videos: one moment each is shown
+
+    def ranking(self, method: Method) -> Ranking:
+        """`method.rank(self)`, ranked once per method for this query: what a search shows and
+        what the evidence and the answerability stage then read (`Ranking.judged`)."""
+        if (ranked := self.ranked(method)) is None:
+            ranked = method.rank(self)
+            self._rankings.append((method, ranked))
+        return ranked
+
+    def ranked(self, method: Method) -> Ranking | None:
+        """What `method` ranked for this query (None: it has not ranked it)."""
+        return next((r for m, r in self._rankings if m is method), None)
 
     def memo(self, key, make):
         """`make()` computed once per query and key."""
@@ -238,13 +249,9 @@ class Searcher:
         # one BLAS thread: the mat-vecs are memory-bound, and spinning BLAS threads would starve
         # the query embedder's threads (measured: 57 ms → 20 ms per query at 50k segments)
         with single_blas_thread():
-            ranking = method.rank(qc)
+            ranking = qc.ranking(method)
             videos = top(ranking.videos, pool(top_k, moments, qc.config))
-            qc.best_moment_only = not moments
-            try:
-                return [self._found(qc, ranking, int(v), moments, ranking.videos[v] >= floor) for v in videos]
-            finally:
-                qc.best_moment_only = False  # the context may serve more (an answer's evidence)
+            return [self._found(qc, ranking, int(v), moments, ranking.videos[v] >= floor) for v in videos]
 
     def _found(self, qc: QueryContext, ranking: Ranking, video: int, moments: bool, located: bool = True) -> Found:
         c = self.corpus
@@ -252,7 +259,7 @@ class Searcher:
         score = float(ranking.videos[video])
         if not located:
             return Found(c.video_ids[video], c.paths[video], score, None, row)
-        listed = ranking.moments(video)
+        listed = ranking.moments(video, not moments)
         if moments:
             listed = merge_overlapping(listed, qc.config.moments.max_seconds)
         else:

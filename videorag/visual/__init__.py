@@ -40,9 +40,11 @@ class VisualEmbedder(Protocol):
 
 
 @runtime_checkable
-class EmbedsVideo(VisualEmbedder, Protocol):
+class EmbedsVideo(Protocol):
     """A model with a video tower of its own (X-CLIP): a clip's vector from its frames, rather
     than the mean of the frames' vectors."""
+
+    model_name: str
 
     def embed_video(self, images: list) -> np.ndarray: ...
 
