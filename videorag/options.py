@@ -164,7 +164,7 @@ INGEST = (
 )
 SEARCH = (
     option("--method", "search.method", "retrieval method of the requests naming none: %(choices)s (default "
-           "{default}; see README)", SERVING, choices=_method_names, metavar="NAME"),
+           "{default}; see docs/methods.md)", SERVING, choices=_method_names, metavar="NAME"),
     option("--visual-alpha", "search.visual_alpha", "videorag-vt: weight of text against frames "
            "(default {default})", (*SEARCHING, "eval index"), type=float),
     option("--fusion", "search.fusion", "how dense and BM25 scores meet (default {default})", SEARCHING,

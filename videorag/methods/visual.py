@@ -17,7 +17,7 @@ def visual_scores(qc) -> np.ndarray:
     if qc.corpus.visual is None:
         raise IndexError_(
             "this method needs frame embeddings; the index has none",
-            "re-index with --visual clip --visual-model FOLDER (see README)",
+            "re-index with --visual clip --visual-model FOLDER (see docs/models.md)",
         )
     return qc.corpus.visual @ qc.visual_vector()
 

@@ -62,15 +62,27 @@ def weak_marks(relevance: list[float], scores: list[float], config: SearchConfig
 class QueryContext:
     """One query against one corpus: embeddings and per-level scores computed once, on demand."""
 
-    def __init__(self, searcher: Searcher, query: Query, config: SearchConfig):
+    def __init__(
+        self,
+        searcher: Searcher,
+        query: Query,
+        config: SearchConfig,
+        shared: dict | None = None,
+        cache: dict | None = None,
+    ):
         self.searcher = searcher
         self.corpus: Corpus = searcher.corpus
         self.query = query
         self.config = config
-        self._cache: dict = {}
+        self._cache: dict = {} if cache is None else cache
         self.timings: dict[str, float] = {}  # seconds per stage, for methods that report them
         self._rankings: list[tuple[Method, Ranking]] = []  # what each method ranked for this query
-        self.shared: dict = {}  # level name → the collection's `scale.Scale` (set by a sharded search)
+        self.shared: dict = shared or {}  # level name → the collection's `scale.Scale` (a sharded search's)
+
+    def scaled(self, shared: dict) -> QueryContext:
+        """This query's context scored on the collection's scales (`shared`: a sharded search's
+        second round), with the embeddings and scores computed so far."""
+        return QueryContext(self.searcher, self.query, self.config, shared, self._cache)
 
     def ranking(self, method: Method) -> Ranking:
         """`method.rank(self)`, ranked once per method for this query: what a search shows and
@@ -104,7 +116,7 @@ class QueryContext:
         if visual is None:
             raise IndexError_(
                 "this method needs frame embeddings and a visual embedder",
-                "index with --visual BACKEND --visual-model FOLDER (see README)",
+                "index with --visual BACKEND --visual-model FOLDER (see docs/models.md)",
             )
         return self.memo("visual", lambda: visual.embed_texts([self.query.text])[0])
 

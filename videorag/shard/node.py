@@ -68,8 +68,7 @@ class ShardNode:
     def found(self, query: ShardQuery) -> list[Found]:
         """This shard's best videos, scored with `query.shared`, with moments where they score
         at least `query.floor`."""
-        qc = self._context(query, done=True)
-        qc.shared = query.shared
+        qc = self._context(query, done=True).scaled(query.shared)
         return self.searcher.found(qc, self._method(query), query.top_k, query.moments, query.floor)
 
     def _method(self, query: ShardQuery):

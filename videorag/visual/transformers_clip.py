@@ -51,7 +51,7 @@ class _TransformersDualEncoder:
         if not Path(self.spec).exists() and hub_offline():
             raise ModelNotFoundError(
                 f"visual model {self.spec!r} is not a local folder and the hub is offline",
-                "pass a folder with the model's weights (see README: real CLIP weights)",
+                "pass a folder with the model's weights (see docs/models.md: real CLIP weights)",
             )
         model_cls, proc_cls = self._classes(transformers)
         return model_cls.from_pretrained(self.spec), proc_cls.from_pretrained(self.spec)
