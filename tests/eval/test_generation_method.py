@@ -47,6 +47,14 @@ def test_the_default_is_textvideorag(corpus, tmp_path, capsys, ranked_by):  # no
     assert json.loads(capsys.readouterr().out)["method"] == "textvideorag"
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_a_level_without_items_ranks_without_numpy_warnings(corpus, tmp_path, capsys):  # noqa: F811
+    """The transcript corpus has no segment level by default (`segment_words` 0): its fused
+    scores' deviation is 0, not the NaN of an empty array's std with two RuntimeWarnings."""
+    assert _generation(corpus, tmp_path) == 0
+    assert json.loads(capsys.readouterr().out)["n"] == 2
+
+
 def test_an_unknown_method_lists_the_valid_ones(corpus, tmp_path, capsys):  # noqa: F811
     assert _generation(corpus, tmp_path, "--method", "nonesuch") != 0
     err = capsys.readouterr().err

@@ -259,6 +259,21 @@ def test_malformed_input_is_a_clear_4xx(client):
     assert client.get("/jobs/unknown").status_code == 404
 
 
+def test_a_body_that_is_not_json_says_so_where_and_what_to_send(client):
+    """Not "44: JSON decode error": why, at which line and column, and the route's request fields."""
+    json_body = {"content-type": "application/json"}
+    bad = client.post("/ask", content=b'{"question": "tea",\n "judge": tru}', headers=json_body)
+    assert bad.status_code == 422
+    assert bad.json()["detail"] == (
+        "the request body is not valid JSON (expecting value at line 2, column 11); "
+        'send a JSON object such as {"question": "..."} (optional fields: method, judge)'
+    )
+    empty = client.post("/ask", headers=json_body)
+    assert empty.status_code == 422 and empty.json()["detail"].startswith(
+        'the request has no body; send a JSON object such as {"question": "..."}'
+    )
+
+
 def test_loopback_server_refuses_other_host_names(client):
     """DNS rebinding: a page on evil.example resolving to 127.0.0.1 must not read the library."""
     assert client.get("/videos", headers={"host": "evil.example"}).status_code == 400

@@ -34,16 +34,22 @@ def run_demo(folder: Path, config: Config) -> int:
     make_corpus(folder / "videos")
     rag = VideoRAG(folder / "index", config)
     report = rag.add([folder / "videos"])
-    print(f"indexed: {report.summary()} -> {rag.location}\n", file=sys.stderr)
+    _say(f"indexed: {report.summary()} -> {rag.location}\nanswering {len(QUESTIONS)} questions about them:\n")
     for question in QUESTIONS:
         print(f"Q: {question}")
         print_answer(rag.ask(question))
         print()
     remember(str(rag.location))
-    print(
+    _say(
         f'Try it yourself: videorag search "how do I patch a tube" [--judge]\n'
         f"or in a browser: videorag serve  then open http://127.0.0.1:8000\n"
-        f"(commands without --index now use {rag.location}; `videorag info` says which index and why)",
-        file=sys.stderr,
+        f"(commands without --index now use {rag.location}; `videorag info` says which index and why)"
     )
     return EXIT_PARTIAL if report.partial else EXIT_OK
+
+
+def _say(text: str) -> None:
+    """`text` on stderr after everything printed on stdout so far: piped, stdout is written in
+    blocks, and the hint came before the answers it follows."""
+    sys.stdout.flush()
+    print(text, file=sys.stderr, flush=True)

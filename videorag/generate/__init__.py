@@ -3,7 +3,8 @@
 Backends by name (`auto`, the default: llamacpp when the judge's model is installed, else
 extractive): `extractive` (no model: the whole sentences that answer, as the judge found them), `openai` (any
 OpenAI-compatible chat server; frames as images + transcripts, the paper's order),
-`llamacpp` (a local GGUF model, llama.cpp in-process, text only; default Gemma 3 270M).
+`llamacpp` (a local GGUF model, llama.cpp in-process, text only; default the judge's model,
+Qwen2.5-Coder-1.5B, else Gemma 3 270M).
 """
 
 from __future__ import annotations

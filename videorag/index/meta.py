@@ -36,9 +36,7 @@ def open_meta(location) -> dict:
     """The metadata of the index at `location`, refused when there is none or its format is another."""
     location = locate(location)
     if not location.exists(META_FILE):
-        raise IndexError_(
-            f"no videorag index at {location}", f"build one with: videorag index VIDEOS... --index {location}"
-        )
+        raise no_index(location)
     meta = read_meta(location)
     if meta.get("format") not in READS:
         raise IndexError_(
@@ -46,6 +44,13 @@ def open_meta(location) -> dict:
             "re-index the videos into a new index directory",
         )
     return meta
+
+
+def no_index(location, alternative: str = "") -> IndexError_:
+    """The error of a location that holds no index (`search`, `ask` and `serve` refuse it), its
+    hint naming the command that builds one, and `alternative`, another way out, after it."""
+    hint = f"build one with: videorag index VIDEOS... --index {location}"
+    return IndexError_(f"no videorag index at {location}", f"{hint}, or {alternative}" if alternative else hint)
 
 
 def check_embedder(path, meta: dict, model_name: str, dim: int, fingerprint: str | None = None) -> None:

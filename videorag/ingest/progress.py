@@ -72,14 +72,16 @@ def stage_text(current: str, stage: str, left: float | None, width: int | None =
 
 def stage_lines(write: Callable[[str], None]) -> Stages:
     """A stage report as plain lines (where no bar can show): one line per file and stage, not
-    one per tick of a stage's progress."""
-    last = None
+    one per tick of a stage's progress. Files built at once (`streams` threads) report in turns:
+    each file's stage is remembered, not only the last line's."""
+    stages: dict[str, str] = {}  # each file's stage last written
+    lock = threading.Lock()  # reports come from the engine's threads
 
     def report(current: str, stage: str, left: float | None) -> None:
-        nonlocal last
-        if (current, stage) != last:
-            last = (current, stage)
-            write(stage_text(current, stage, left))
+        with lock:
+            if stages.get(current) != stage:
+                stages[current] = stage
+                write(stage_text(current, stage, left))
 
     return report
 

@@ -55,7 +55,7 @@ class TextVideoRAG:
         if cfg.fusion == "alpha":
             return best_items(qc, level, n, alpha, cfg.max_correction, name)
         fused = rrf_fuse(qc.dense(level), qc.lexical(level), cfg.candidates, cfg.rrf_k, alpha)
-        return level.per_video_max(fused, n, cfg.max_correction * float(fused.std()))
+        return level.per_video_max(fused, n, cfg.max_correction * spread(fused))
 
     @property
     def alpha(self) -> float:
@@ -157,9 +157,15 @@ def best_items(qc, level, n: int, alpha: float, correction: float = 0.0, name: s
     dense, lexical = qc.dense(level), qc.lexical(level)
     if scale is None:
         fused = alpha_fuse(dense, lexical, alpha)
-        return level.per_video_max(fused, n, correction * float(fused.std()))
+        return level.per_video_max(fused, n, correction * spread(fused))
     fused = alpha * normalised(dense, *scale.dense) + (1 - alpha) * normalised(lexical, *scale.lexical)
     return level.per_video_max(fused, n, correction * (scale.std or 0.0))
+
+
+def spread(fused: np.ndarray) -> float:
+    """The fused scores' standard deviation; 0 for a level without items (the transcript bench's
+    segment level, off by default), which gives no video a score to correct."""
+    return float(fused.std()) if len(fused) else 0.0
 
 
 def candidate_alpha_fuse(qc, level, n: int, alpha: float, correction: float = 0.0, scale=None) -> np.ndarray:

@@ -16,8 +16,7 @@ def run_server(rag, config) -> None:
     from .app import create_app
     from .service import Service
 
-    if rag.library.exists():  # the frame store opens the index now (seconds of importing LanceDB), not
-        _ = rag.library.index  # while the first search's thumbnails wait, black; and before the judge loads
+    _open(rag, config)
     if config.ray:  # the rag was made with `live=shard.serving.sharded(...)` (`videorag.cli`)
         shards = len(rag.live.router.clients)
         print(f"searching {shards} shards on Ray ({config.ray}); ask needs the index on one box", flush=True)
@@ -27,6 +26,21 @@ def run_server(rag, config) -> None:
         uvicorn.run(_announced(create_app(service), config), host=config.host, port=config.port, log_level="warning")
     finally:
         service.close()
+
+
+def _open(rag, config) -> None:
+    """Open the index now (seconds of importing LanceDB), not while the first search's thumbnails
+    wait, black; and before the judge loads. A location without an index is refused, as `search`
+    and `ask` refuse it (a mistyped --index would serve empty lists), unless the server may write
+    (--token): then its first added folder or upload makes the index."""
+    from ..index.meta import no_index
+
+    if rag.library.exists():
+        _ = rag.library.index
+    elif not config.token:
+        raise no_index(rag.location, "start the server with --token SECRET --root FOLDER to add videos from its page")
+    else:
+        print(f"no index at {config.index} yet: the first folder added or video uploaded makes it", flush=True)
 
 
 def _announced(app, config):

@@ -24,6 +24,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from .. import __version__, requests, schemas
 from ..errors import ConfigError, GenerationError, IndexBusy, IndexError_, MissingDependencyError, VideoRAGError
 from ..registry import require
+from .invalid import body_model, first_line, in_words
 from .service import LOOPBACK, Forbidden, NotFound, Service, TooLarge, Unauthorized, bearer
 
 require("fastapi_offline", "serve")  # /docs and /redoc without a CDN
@@ -154,7 +155,9 @@ def _job_routes(app: FastAPI, service: Service, guards: Guards) -> None:
         try:
             body = schemas.IndexRequest.model_validate_json(await request.body())
         except ValueError as exc:
-            raise HTTPException(422, f'expected JSON {{"paths": [...]}} or a multipart upload: {_first(exc)}') from None
+            raise HTTPException(
+                422, f'expected JSON {{"paths": [...]}} or a multipart upload: {first_line(exc)}'
+            ) from None
         return service.index_paths(body.paths)
 
     @app.get("/jobs/{job_id}", dependencies=[guards.read], response_model=schemas.Job)
@@ -288,7 +291,7 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
-        return _error(422, _first(exc))
+        return _error(422, in_words(exc, body_model(request)))
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception):
@@ -298,16 +301,6 @@ def _errors(app: FastAPI) -> None:
 
 def _error(status: int, detail: str, headers: dict | None = None) -> JSONResponse:
     return JSONResponse(schemas.Error(detail=detail).model_dump(), status_code=status, headers=headers)
-
-
-def _first(exc) -> str:
-    """One readable line from a validation error."""
-    errors = exc.errors() if hasattr(exc, "errors") else []
-    if not errors:
-        return str(exc).splitlines()[0]
-    e = errors[0]
-    where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
-    return f"{where}: {e.get('msg')}" if where else str(e.get("msg"))
 
 
 def _job(service: Service, job_id: str):
