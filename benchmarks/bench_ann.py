@@ -1,4 +1,4 @@
-"""ANN indexes side by side (issue: Scale II, item 1): today's IVF-Flat (`retrieve/ivf.py`) beside
+"""ANN indexes side by side (issue: Scale II, item 1): today's IVF-Flat (`vectors/ivf.py`) beside
 faiss (IVF-PQ, IVF-SQ8) and usearch (HNSW, int8), each compressed one with an exact re-score of
 its short list from the float32 vectors on disk, on real MiniLM vectors (`ann_data`: WikiHowQA
 segments replicated with noise, WikiHowQA's questions as queries).
@@ -36,7 +36,7 @@ class Candidate:
     searched (HNSW: twice as many candidates kept while searching)."""
 
     def __init__(self, path: Path, probes: int = 32, shortlist: int = 100):
-        from videorag.retrieve.mapped import RowFile
+        from videorag.vectors.mapped import RowFile
 
         self.path, self.probes, self.shortlist = path, probes, shortlist
         self.vectors = np.load(path, mmap_mode="r").view(np.ndarray)
@@ -52,14 +52,14 @@ class IvfFlat(Candidate):
     """Today's index: every vector of the probed cells scored exactly (no short list)."""
 
     def build(self, folder: Path) -> None:
-        from videorag.retrieve.ivf import IVF
+        from videorag.vectors.ivf import IVF
 
         ivf = IVF.build(self.vectors)
         for key in IVF.ARRAYS:
             np.save(folder / f"ivf.{key}.npy", getattr(ivf, key))
 
     def open(self, folder: Path) -> None:
-        from videorag.retrieve.ivf import IVF
+        from videorag.vectors.ivf import IVF
 
         self.ivf = IVF(*(np.load(folder / f"ivf.{key}.npy", mmap_mode="r").view(np.ndarray) for key in IVF.ARRAYS))
 
@@ -119,18 +119,18 @@ class FaissPQ96(FaissPQ):
 
 
 class FaissFastScan(Candidate):
-    """What ships (`videorag.retrieve.ivfpq`): faiss IVF-PQ FastScan (4-bit codes scanned with SIMD
+    """What ships (`videorag.vectors.ivfpq`): faiss IVF-PQ FastScan (4-bit codes scanned with SIMD
     table lookups), √n cells, `codes` bytes a vector."""
 
     codes = 96
 
     def build(self, folder: Path) -> None:
-        from videorag.retrieve.ivfpq import IVFPQ
+        from videorag.vectors.ivfpq import IVFPQ
 
         IVFPQ.build(self.rows, codes=self.codes).save(folder / "index.faiss")  # read, not mapped: 10M rows
 
     def open(self, folder: Path) -> None:
-        from videorag.retrieve.ivfpq import IVFPQ
+        from videorag.vectors.ivfpq import IVFPQ
 
         self.index = IVFPQ.load(folder / "index.faiss", self.path)
 

@@ -27,7 +27,8 @@ from videorag.config import SearchConfig
 from videorag.eval.datasets import EvalItem, load_transcripts
 from videorag.eval.metrics import ndcg, recall_first
 from videorag.methods import create_method
-from videorag.retrieve import Searcher, snapshot
+from videorag.retrieve import Searcher
+from videorag import snapshot
 
 from . import ann_data
 from .bench_ann import BENCH

@@ -39,7 +39,7 @@ import numpy as np
 from videorag import VideoRAG
 from videorag.chapters import chapters_of
 from videorag.embed import embed_long
-from videorag.retrieve.text import tokenize
+from videorag.analysis import tokenize
 
 from .bench_moments import golden, moment_rag
 from .driver import ROOT, revision, write_report, write_results

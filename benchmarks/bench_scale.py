@@ -13,7 +13,7 @@
 3. recall@10 of the IVF path against exact search on the same vectors, for several probe counts;
    where the segment level is compressed (IVF-PQ), what fusing it over short lists changes
    against fusing over every item (`fusion`: top-10 videos alike, milliseconds), in a new process;
-4. today's in-memory path (`retrieve.build.corpus_of`: read every unit, build BM25 in Python) at the
+4. today's in-memory path (`snapshot.build.corpus_of`: read every unit, build BM25 in Python) at the
    same size, in a new process: seconds and peak RSS; then 10 videos added, and the seconds to
    extend the snapshot with them (what `videorag index` does after adding videos);
 5. `videorag shard --shards 4` on the index, in a new process: seconds, peak RSS, disk;
@@ -131,7 +131,7 @@ def bench_grow(run, videos: int = 10) -> dict:
     """Add `videos` new videos to the index (as an ingest run does), then bring the snapshot up
     to date: extended with the new videos (what `add` does) — seconds."""
     from videorag.index import VideoIndex
-    from videorag.retrieve import snapshot
+    from videorag import snapshot
 
     index_dir = run.work / "scale-index"
     rag = _rag(index_dir)
@@ -230,7 +230,7 @@ def child_shard(index_dir: Path, shards: int = 4) -> dict:
 def child_memory(index_dir: Path) -> dict:
     """In a fresh process: today's in-memory path (read every unit, build BM25) and its RSS."""
     from videorag.index import VideoIndex
-    from videorag.retrieve.build import corpus_of
+    from videorag.snapshot.build import corpus_of
 
     t0 = time.perf_counter()
     corpus = corpus_of(VideoIndex.open(index_dir))
@@ -259,7 +259,7 @@ def bench_recall(run, queries: int = 200) -> dict:
     """recall@10 of the level's ANN index against exact search over the same vectors, for queries
     near a segment (noise 0.5: a paraphrase) and far from any (noise 1.5: a vague question), at
     several probe counts (IVF-PQ: the default short list re-scored)."""
-    from videorag.retrieve import snapshot
+    from videorag import snapshot
 
     index_dir = run.work / "scale-index"
     level = snapshot.load(index_dir, snapshot.token(index_dir)).segments

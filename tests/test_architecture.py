@@ -248,19 +248,20 @@ def test_no_module_over_400_lines():
 # The layers of the package, lowest first: a unit (a folder of `videorag/`, or a top-level
 # module) imports only from its own layer or those below it. docs/ARCHITECTURE.md shows them.
 LAYERS = (
-    ("errors", "names", "registry", "resources", "where"),            # no product imports
-    ("config", "types", "models", "console", "languages"),             # settings, result types
-    ("llm", "index", "embed", "asr", "visual", "caption", "cluster", "clip"),  # runtimes, the index, media
-    ("retrieve",),                                                     # the snapshot, ranking
-    ("rerank", "chapters"),                                            # scoring a short list, topics
+    ("errors", "names", "registry", "resources", "where", "types", "languages", "analysis"),  # no product
+    # imports (but errors): domain errors, registries, result types, language and text analysis
+    ("config", "models", "console", "clip", "vectors", "cluster"),     # settings, vector indexes, media cuts
+    ("llm", "index", "asr", "lexical", "embed", "caption", "visual"),  # runtimes, the index, BM25, media models
+    ("chapters", "snapshot", "ingest"),                                # topics; the search corpus; filling the index
+    ("retrieve",),                                                     # search: ranking, moments
+    ("rerank",),                                                       # scoring a short list
     ("methods", "answerability", "verify"),                            # ranked evidence, its checks
-    ("generate",),                                                     # answers from evidence
-    ("shard",),                                                        # search across machines
-    ("ingest",),                                                       # filling the index
-    ("library",),                                                      # the index's one writer
+    ("generate", "shard", "requests"),                                 # answers; search across machines
+    ("library", "schemas"),                                            # the index's one writer; JSON shapes
     ("pipeline",),                                                     # VideoRAG
-    ("videorag", "requests", "schemas"),                               # the API and its shapes
-    ("serve", "eval", "finetune", "demo", "options"),                  # what runs on top
+    ("videorag", "demo"),                                              # the API
+    ("serve",),                                                        # HTTP, MCP
+    ("options", "eval", "finetune"),                                   # the option table; what runs on top
     ("cli",),
 )
 
@@ -294,6 +295,17 @@ def test_folders_import_only_their_own_layer_or_lower():
     upward = [f"{a} -> {b}: {why}" for a, targets in folder_graph().items() for b, why in targets.items()
               if rank[b] > rank[a]]
     assert not upward, "imports from a higher layer:\n" + "\n".join(upward)
+
+
+def test_the_layers_are_as_tight_as_the_imports():
+    """No unit could sit a layer lower: each one above the first imports from the layer right
+    below its own, or from its own (from one that does). A unit importing little sits low, so the
+    table allows no import the code does not make."""
+    rank = {u: i for i, layer in enumerate(LAYERS) for u in layer}
+    graph = folder_graph()
+    loose = [u for u, i in rank.items() if i and not any(rank[d] in (i - 1, i) for d in graph.get(u, {}))]
+    assert not loose, "units that could sit lower: " + ", ".join(f"{u} (imports {sorted(graph.get(u, {}))})"
+                                                                for u in loose)
 
 
 def test_no_import_circle_between_folders():

@@ -23,7 +23,7 @@ from videorag.errors import MediaError
 from videorag.index.store import VideoIndex
 from videorag.index.tables import VideoRecord
 from videorag.languages import not_covered, text_language
-from videorag.retrieve.text import tokenize
+from videorag.analysis import tokenize
 from videorag.types import Segment
 
 TORTILLA = (
@@ -233,7 +233,7 @@ def test_words_of_any_script_are_analysed_and_ascii_as_before():
     assert tokenize("Привет, мир") == ["привет", "мир"]
     old = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
     text = "Let's measure 20 grams, don't rush — it's 3:45 pm."
-    from videorag.retrieve.text import STOP_WORDS, stem
+    from videorag.analysis import STOP_WORDS, stem
 
     assert tokenize(text) == [stem(w) for w in old.findall(text.lower()) if w not in STOP_WORDS]
 

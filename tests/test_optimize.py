@@ -8,7 +8,7 @@ from videorag import Config, VideoRAG
 from videorag.config import SearchConfig
 from videorag.embed.hashing import HashingEmbedder
 from videorag.index import VideoRecord
-from videorag.retrieve import snapshot
+from videorag import snapshot
 from videorag.types import Segment
 
 QUERIES = ("boil water in a kettle", "patch a bicycle tube", "grease the chain with oil")

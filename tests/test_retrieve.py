@@ -6,9 +6,9 @@ from videorag.embed.hashing import HashingEmbedder
 from videorag.errors import ConfigError
 from videorag.methods import create_method
 from videorag.retrieve import Corpus, Level, Searcher
-from videorag.retrieve.bm25 import BM25
+from videorag.lexical.bm25 import BM25
 from videorag.retrieve.fusion import alpha_fuse, minmax, reciprocal_ranks, rrf_fuse
-from videorag.retrieve.text import tokenize
+from videorag.analysis import tokenize
 
 
 def test_tokenize_stems_and_drops_stop_words():
@@ -76,7 +76,7 @@ def test_a_videos_best_item_is_corrected_for_its_number_of_items():
 
 
 def test_expected_maximum_of_n_normal_draws():
-    from videorag.retrieve.corpus import expected_maximum
+    from videorag.snapshot.corpus import expected_maximum
 
     rng = np.random.default_rng(0)
     sizes = np.array([1, 2, 5, 30, 200])

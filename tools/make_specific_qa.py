@@ -45,7 +45,7 @@ from collections import Counter
 from pathlib import Path
 
 from videorag.eval.cli import bench_dir
-from videorag.retrieve.text import STOP_WORDS
+from videorag.analysis import STOP_WORDS
 
 HERE = Path(__file__).resolve().parents[1] / "benchmarks" / "specific_qa"
 BENCH = bench_dir()

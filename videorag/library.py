@@ -141,8 +141,8 @@ class Library:
         stage, seconds_left)` follow the run (`Ingestor.run`); with `roots`, files and subtitles
         that resolve outside them (symlinks) are refused. The snapshot is renewed after. Raises
         MediaError, writing nothing (no index made), when none of `paths` exists."""
+        from . import snapshot
         from .ingest.discover import none_exist
-        from .retrieve import snapshot
 
         if none_exist(paths):
             raise MediaError(
@@ -242,7 +242,7 @@ class Library:
         "generation"]}, `meta` as `visual.scorer.save` takes it) and re-choose every video's
         retrieval frames and visual vector with the retrieval one; the snapshot is renewed after.
         Returns how many videos were re-chosen."""
-        from .retrieve import snapshot
+        from . import snapshot
         from .visual import scorer
 
         index = self.index
@@ -278,7 +278,7 @@ class Library:
 
     def info(self) -> dict:
         """The index's figures, models and search snapshot (fresh or stale, its ANN indexes)."""
-        from .retrieve import snapshot
+        from . import snapshot
 
         found = snapshot.manifest(self.location)
         if found is None:
@@ -312,8 +312,8 @@ class Library:
 
     # -- the search snapshot ------------------------------------------------------------------
     def corpus(self, only: set[str] | None = None, into: Path | None = None) -> Corpus:
-        """The search corpus read from the index (see `videorag.retrieve.build`)."""
-        from .retrieve.build import corpus_of
+        """The search corpus read from the index (see `videorag.snapshot.build`)."""
+        from .snapshot.build import corpus_of
 
         return corpus_of(self.index, only, into)
 
@@ -325,20 +325,20 @@ class Library:
             return self._save_anew()
 
     def _save_anew(self) -> dict:
-        from .retrieve import snapshot
+        from . import snapshot
 
         made = snapshot.token(self.location)  # before reading: a later write makes it stale
         return self._save(lambda folder: self.corpus(into=folder), made)
 
     def read(self) -> tuple[Corpus, str]:
         """(the corpus read from the index into memory, the change token it was read at)."""
-        from .retrieve import snapshot
+        from . import snapshot
 
         made = snapshot.token(self.location)  # before reading: a later write makes it stale
         return self.corpus(), made
 
     def _save(self, corpus: Corpus | Callable[[Path], Corpus], made: str) -> dict:
-        from .retrieve import snapshot
+        from . import snapshot
 
         search = self.config.search
         return snapshot.save(corpus, self.location, made, search.ann_min_rows, search.ann_compress_rows)
@@ -346,7 +346,7 @@ class Library:
     def renew_snapshot(self) -> tuple[Corpus, str]:
         """Bring a stale snapshot up to date and return its corpus and token: extended with the
         videos added since it was made when that is all that changed, else saved anew."""
-        from .retrieve import snapshot
+        from . import snapshot
 
         with self._saving:
             made = snapshot.token(self.location)
@@ -367,7 +367,8 @@ class Library:
         the rest of the index again; None (nothing done) when videos were also removed or moved
         since, the index has more than transcripts (frames, captions), a level's vectors are
         meant to stay on disk (`ann.grows_in_memory`), or `base` cannot be read."""
-        from .retrieve import ann, snapshot
+        from . import snapshot
+        from .vectors import ann
 
         made = snapshot.token(self.location)
         index = self.index

@@ -17,6 +17,20 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class Candidate:
+    """A scored unit of one video (`video` = row in `Corpus.video_ids`)."""
+
+    video: int
+    unit: str  # segment | chunk | frame | caption | video
+    start: float
+    end: float
+    score: float
+    source: str  # the retriever or reranker that scored it (CARVE: the view, e.g. "text-clip")
+    text: str = ""
+    frames: tuple[float, ...] = ()  # times of the frames that stand for it (visual views)
+
+
+@dataclass(frozen=True)
 class Word:
     """One recognised word and when it is said (Whisper's word timestamps)."""
 

@@ -11,7 +11,7 @@ from videorag.errors import ConfigError
 from videorag.eval.transcripts import TranscriptCorpusConfig, transcript_corpus
 from videorag.methods import create_method
 from videorag.retrieve import Query, Searcher
-from videorag.retrieve.bm25 import BM25
+from videorag.lexical.bm25 import BM25
 
 GARDEN = "seedlings in rich soil, water them every morning, full sunlight, stake and prune the vines"
 TRANSCRIPTS = {

@@ -8,10 +8,12 @@ import pytest
 from videorag.config import SearchConfig
 from videorag.embed.hashing import HashingEmbedder
 from videorag.methods.text import candidate_alpha_fuse, fuses_short, short_alpha_fuse
-from videorag.retrieve import Corpus, Level, Searcher, bm25, snapshot
-from videorag.retrieve.bm25 import BM25
-from videorag.retrieve.ivf import IVF
-from videorag.retrieve.ivfpq import IVFPQ
+from videorag.retrieve import Corpus, Level, Searcher
+from videorag.lexical import bm25
+from videorag import snapshot
+from videorag.lexical.bm25 import BM25
+from videorag.vectors.ivf import IVF
+from videorag.vectors.ivfpq import IVFPQ
 
 
 def _texts(n: int, seed: int = 0) -> list[str]:

@@ -9,9 +9,11 @@ from conftest import copy
 from videorag.config import SearchConfig
 from videorag.embed.hashing import HashingEmbedder
 from videorag.methods import create_method
-from videorag.retrieve import Corpus, Level, Searcher, build, snapshot
-from videorag.retrieve.bm25 import BM25
-from videorag.retrieve.ivf import IVF
+from videorag.retrieve import Corpus, Level, Searcher
+from videorag.snapshot import build
+from videorag import snapshot
+from videorag.lexical.bm25 import BM25
+from videorag.vectors.ivf import IVF
 
 TOPICS = ["kettle tea", "bicycle tube", "garden hose", "guitar string", "oven bread", "laptop fan"]
 STEPS = ["clean", "tighten", "measure", "replace", "heat", "rinse", "glue", "test"]
@@ -105,7 +107,7 @@ def test_ivf_finds_most_true_neighbours_with_few_probes():
 
 
 def test_a_row_file_reads_the_rows_a_mapped_array_holds(tmp_path):
-    from videorag.retrieve.mapped import RowFile
+    from videorag.vectors.mapped import RowFile
 
     x = _clustered(300)
     np.save(tmp_path / "v.npy", x)
@@ -116,7 +118,7 @@ def test_a_row_file_reads_the_rows_a_mapped_array_holds(tmp_path):
 
 
 def test_ivfpq_short_list_rescored_exactly_finds_most_true_neighbours():
-    from videorag.retrieve.ivfpq import IVFPQ
+    from videorag.vectors.ivfpq import IVFPQ
 
     x = _clustered(12_000, seed=1)
     pq = IVFPQ.build(x, codes=16)            # ≈ 110 cells, 16 bytes a vector
@@ -245,7 +247,7 @@ def _mapped_kb(path) -> int:
 
 @pytest.mark.skipif(not Path("/proc/self/smaps").exists(), reason="reads /proc/self/smaps (Linux)")
 def test_released_pages_leave_the_process_and_the_array_reads_the_same(tmp_path):
-    from videorag.retrieve.mapped import mapped, release
+    from videorag.vectors.mapped import mapped, release
 
     x = np.arange(2_000_000, dtype=np.float32)
     np.save(tmp_path / "x.npy", x)

@@ -1,4 +1,4 @@
-"""A snapshot's levels written from the index a block at a time (`retrieve.stream`) hold what the
+"""A snapshot's levels written from the index a block at a time (`snapshot.stream`) hold what the
 in-memory build holds, and search the same."""
 import random
 from pathlib import Path
@@ -11,8 +11,11 @@ from videorag.embed.hashing import HashingEmbedder
 from videorag.index import VideoIndex, VideoRecord
 from videorag.ingest.chunking import window_chunks
 from videorag.methods import create_method
-from videorag.retrieve import Searcher, bm25, snapshot, stream
-from videorag.retrieve.build import corpus_of
+from videorag.retrieve import Searcher
+from videorag.lexical import bm25
+from videorag import snapshot
+from videorag.snapshot import stream
+from videorag.snapshot.build import corpus_of
 from videorag.types import Segment
 
 TOPICS = ["kettle tea", "bicycle tube", "garden hose", "guitar string", "oven bread", "laptop fan"]

@@ -8,7 +8,7 @@ from tests.reliability.media import tiny_video, tiny_videos
 from videorag import Config, VideoRAG
 from videorag.embed.hashing import HashingEmbedder
 from videorag.errors import IndexError_
-from videorag.retrieve import snapshot
+from videorag import snapshot
 from videorag.shard.split import count, manifest, split
 
 

@@ -133,8 +133,8 @@ def test_support_is_the_fitted_probability_and_its_threshold_the_fitted_one(tmp_
 
 
 def test_the_search_snapshot_carries_the_word_timings_so_citations_need_no_index_read(demo_rag):
-    from videorag.retrieve import snapshot
-    from videorag.retrieve.words import Words, joined
+    from videorag import snapshot
+    from videorag.snapshot.words import Words, joined
 
     index = demo_rag.library.index
     demo_rag.library.save_snapshot()

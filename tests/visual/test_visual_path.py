@@ -104,7 +104,7 @@ def test_trained_scorers_reach_the_library_and_its_snapshot(visual_rag):
     """The library that saved the scorers uses them at once (its next ingest chooses frames with
     them), and its search snapshot is renewed with the re-chosen visual vectors."""
     from videorag.finetune.frame_selector import train_frame_selector
-    from videorag.retrieve import snapshot
+    from videorag import snapshot
 
     library = visual_rag.library
     assert library.ingestor() is not None   # the library's scorers read before training

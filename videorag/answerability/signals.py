@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..analysis import tokenize
 from ..retrieve.base import Candidate
-from ..retrieve.text import tokenize
 
 CHEAP = ("relevance", "coverage", "known")
 LEXICAL = ("coverage", "known")  # read from the question's words: unreadable across languages

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..retrieve.text import STOP_WORDS, stem, words
+from ..analysis import STOP_WORDS, stem, words
 from ..types import Segment
 
 KEPT = 12  # candidates per chapter embedded

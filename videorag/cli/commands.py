@@ -163,7 +163,7 @@ def _precision(stats: dict) -> str:
 
 
 def cmd_optimize(rag, args) -> int:
-    from ..retrieve.snapshot import describe
+    from ..snapshot import describe
 
     found = rag.library.optimize()
     if found["chaptered"]:

@@ -39,9 +39,9 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
+from ..analysis import tokenize
 from ..errors import ConfigError, GenerationError
 from ..generate import Completes, CompletesWithImages
-from ..retrieve.text import tokenize
 from ..types import Frame, Segment
 
 log = logging.getLogger(__name__)

@@ -9,8 +9,8 @@ from collections.abc import Callable
 import numpy as np
 from tqdm.auto import tqdm
 
+from ..analysis import tokenize
 from ..methods.evidence import excerpt
-from ..retrieve.text import tokenize
 from ..types import Evidence, Hit, Segment
 from ..verify.claims import without_markers
 from . import metrics

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..embed import normalize
 from ..errors import ConfigError
-from ..retrieve.corpus import Corpus, Level
+from ..snapshot.corpus import Corpus, Level
 
 log = logging.getLogger(__name__)
 

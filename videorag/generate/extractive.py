@@ -15,11 +15,11 @@ import re
 
 import numpy as np
 
+from ..analysis import tokenize
 from ..embed import embed_queries
 from ..retrieve.base import Candidate
 from ..retrieve.fusion import minmax
 from ..retrieve.steps import steps
-from ..retrieve.text import tokenize
 from ..types import Answer, Citation, Evidence
 from ..verify.claims import marked
 

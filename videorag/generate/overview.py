@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..analysis import STOP_WORDS, stem, tokenize, words
 from ..languages import IN_ENGLISH
 from ..retrieve.steps import Step, steps
-from ..retrieve.text import STOP_WORDS, stem, tokenize, words
 from ..types import Answer, Chapter, Citation, Claim, Hit, Segment, clock
 from ..verify.claims import marked
 

@@ -1,6 +1,6 @@
 """`carve`: CARVE's chunk-adaptive retrieval over {text, visual} × {frame, clip}.
 
-1. **Pooling**: one retriever per view (`videorag.retrieve.views`), run concurrently; each returns
+1. **Pooling**: one retriever per view (`videorag.snapshot.views`), run concurrently; each returns
    its top `pool` chunks, tagged with the view that found them (a chunk can come several times).
 2. **Chunk-adaptive reranking**: the `rerank_depth` best pooled candidates are rescored by the
    reranker *only under the view that retrieved each* — a text view by its best passage of

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..config import Config
 from ..retrieve.base import Candidate, GathersEvidence, Method, Query
-from ..retrieve.corpus import Corpus
+from ..snapshot.corpus import Corpus
 from ..types import Evidence, Frame, Hit, Segment
 
 if TYPE_CHECKING:

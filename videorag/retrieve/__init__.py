@@ -1,9 +1,9 @@
-"""Retrieval: the contracts (`Query`, `Candidate`, `Method`, `Reranker`), the in-memory corpus,
-moment localisation, and the searcher every caller ranks through."""
+"""Search: the contracts (`Query`, `Candidate`, `Method`, `Reranker`), moment localisation, and
+the searcher every caller ranks through, over the corpus of the search snapshot
+(`videorag.snapshot`)."""
 
-from . import snapshot
+from ..snapshot.corpus import Corpus, Level
 from .base import Candidate, Method, Query, Ranking, Reranker
-from .corpus import Corpus, Level
 from .searcher import Searcher
 
-__all__ = ["Candidate", "Corpus", "Level", "Method", "Query", "Ranking", "Reranker", "Searcher", "snapshot"]
+__all__ = ["Candidate", "Corpus", "Level", "Method", "Query", "Ranking", "Reranker", "Searcher"]

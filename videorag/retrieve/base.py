@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
+from ..types import Candidate
+
 if TYPE_CHECKING:
     from ..types import Evidence
     from .searcher import QueryContext
@@ -24,20 +26,6 @@ if TYPE_CHECKING:
 class Query:
     text: str
     question: str | None = None  # another phrasing of the same need (e.g. WikiHowQA's "How To …")
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A scored unit of one video (`video` = row in `Corpus.video_ids`)."""
-
-    video: int
-    unit: str  # segment | chunk | frame | caption | video
-    start: float
-    end: float
-    score: float
-    source: str  # the retriever or reranker that scored it (CARVE: the view, e.g. "text-clip")
-    text: str = ""
-    frames: tuple[float, ...] = ()  # times of the frames that stand for it (visual views)
 
 
 @dataclass

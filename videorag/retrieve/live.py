@@ -8,10 +8,10 @@ import logging
 import threading
 from collections.abc import Callable
 
+from .. import snapshot
 from ..embed import fingerprint_of
 from ..index.meta import check_embedder, open_meta
-from . import snapshot
-from .corpus import Corpus
+from ..snapshot.corpus import Corpus
 from .searcher import Searcher
 
 log = logging.getLogger(__name__)

@@ -17,9 +17,9 @@ from ..embed.e5 import calibrated
 from ..embed.e5 import of as e5_of
 from ..errors import IndexError_
 from ..resources import Resources, own
+from ..snapshot.corpus import Corpus, Level
 from ..types import Hit
 from .base import Candidate, Method, Query, Ranking
-from .corpus import Corpus, Level
 from .fusion import minmax
 from .moments import merge_overlapping
 

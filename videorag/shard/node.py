@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import snapshot
 from ..config import SearchConfig
 from ..errors import IndexError_
 from ..methods import create_method
-from ..retrieve import snapshot
 from ..retrieve.base import Query
 from ..retrieve.searcher import Found, QueryContext, Searcher
 from .split import ROWS

@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from .. import snapshot
 from ..cluster import join
 from ..embed import embed_queries, fingerprint_of
 from ..index.meta import check_embedder, open_meta
-from ..retrieve import snapshot
 from . import ray_serve
 from .router import Router, ShardedLive
 from .split import manifest

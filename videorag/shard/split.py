@@ -2,7 +2,7 @@
 
 Layout: `INDEX/shards/manifest.json` (the index's change token, the shards' folders and their
 videos and segments) and one folder per shard, each a snapshot like the index's own
-(`videorag.retrieve.snapshot`), ANN indexes included where a shard's level is large enough, and
+(`videorag.snapshot`), ANN indexes included where a shard's level is large enough, and
 `rows.npy` (its videos' rows in the whole collection: equal scores rank as on one box). A
 machine serving a shard needs only its folder.
 """
@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import snapshot
 from ..errors import IndexError_
-from ..retrieve import ann as ann_kinds
-from ..retrieve import snapshot
-from ..retrieve.corpus import Corpus
+from ..snapshot.corpus import Corpus
+from ..vectors import ann as ann_kinds
 
 FOLDER = "shards"
 ROWS = "rows.npy"  # in a shard's folder: each of its videos' row in the whole collection

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..retrieve.text import sentences, stem, tokenize
+from ..analysis import sentences, stem, tokenize
 from ..types import Claim
 
 NOT_COVERED = "NOT COVERED"

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..analysis import tokenize
 from ..retrieve.steps import steps
-from ..retrieve.text import tokenize
 from ..types import Citation, Claim
 
 LEXICAL = 0.5  # share of the lexical overlap beside the embedder's cosine

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..analysis import tokenize
 from ..answerability.model import Logistic
 from ..config import VerifyConfig
-from ..retrieve.text import tokenize
 
 FEATURES = ("answers", "says", "overlap")
 WEIGHTS = Path(__file__).with_name("support.json")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..retrieve.text import tokenize
+from ..analysis import tokenize
 from ..types import Citation, Claim, Word
 
 ASKED = 0.5  # weight of a claim's word the question says too

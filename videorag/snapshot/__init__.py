@@ -33,15 +33,15 @@ from pathlib import Path
 
 import numpy as np
 
+from ..analysis import ANALYZER, bigrams, tokenize
 from ..config import SearchConfig
 from ..index.location import locate
 from ..index.meta import CHANGED_FILE
-from . import ann as ann_kinds
-from .bm25 import ARRAYS, BM25
+from ..lexical.bm25 import ARRAYS, BM25
+from ..vectors import ann as ann_kinds
+from ..vectors.ivf import Vectors
+from ..vectors.mapped import RowFile, mapped
 from .corpus import Corpus, FrameVectors, Level
-from .ivf import Vectors
-from .mapped import RowFile, mapped
-from .text import ANALYZER, bigrams, tokenize
 from .views import ChunkViews, NoFrames, View
 from .words import Words
 
@@ -53,7 +53,7 @@ FOLDER = "search"
 LEVELS = ("segment", "chunk", "video")
 FRAME_ARRAYS = ("owner", "times", "vectors")
 WORD_ARRAYS = ("owner", "starts", "ends")
-TIMED = ("words", "chapters")  # the corpus's timed texts (`retrieve.words.Words`), saved alike
+TIMED = ("words", "chapters")  # the corpus's timed texts (`snapshot.words.Words`), saved alike
 
 
 def token(index) -> str:
@@ -200,7 +200,7 @@ def save(
 ) -> dict:
     """Write `corpus` as the index's snapshot made at `made_token` (or the corpus that
     `corpus(FOLDER)` builds, whose levels may already be written in the new snapshot's folder:
-    `videorag.retrieve.stream`); levels of ≥ `ann_min_rows` units get an ANN index (also attached
+    `videorag.snapshot.stream`); levels of ≥ `ann_min_rows` units get an ANN index (also attached
     to the corpus): IVF-Flat, or from `compress_rows` on IVF-PQ (`ann.choose`). Returns the
     manifest."""
     start = time.perf_counter()

@@ -2,7 +2,7 @@
 a BM25 model and, on large levels, an ANN index; items grouped by video so per-video maxima are
 one reduce. Beside them what the index has beyond transcripts: frame captions (a fourth level),
 frame vectors, each video's visual vector and CARVE's chunk views. Built from the index
-(`videorag.retrieve.build`) or memory-mapped from its search snapshot (`videorag.retrieve.snapshot`)."""
+(`videorag.snapshot.build`) or memory-mapped from its search snapshot (`videorag.snapshot`)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ..analysis import bigrams
+from ..lexical.bm25 import BM25
 from ..types import Chapter, Word
-from . import ann as ann_kinds
-from . import ivf
-from .bm25 import BM25
-from .text import bigrams
+from ..vectors import ann as ann_kinds
+from ..vectors import ivf
 from .views import DEFAULT_CHUNK_SECONDS, ChunkViews
 from .views import build as build_views
 from .words import Words, joined
@@ -177,7 +177,7 @@ class FrameVectors:
 class Corpus:
     """Everything a search reads: the text levels, and what the index has beyond transcripts —
     frame captions (a level), frame vectors, each video's frame-based vector, CARVE's chunk views.
-    Built from the index by `videorag.retrieve.build` when the snapshot is saved; searching needs
+    Built from the index by `videorag.snapshot.build` when the snapshot is saved; searching needs
     nothing else (frame images come from a `FrameStore`, only for generators and judges that
     read them)."""
 
@@ -192,8 +192,8 @@ class Corpus:
     views: ChunkViews | None = None  # CARVE's chunk views, None: the transcript view built on first use
     chunk_seconds: float = DEFAULT_CHUNK_SECONDS
     embed_model: str = ""  # the text embedder's name (what made the transcript view)
-    words: Words | None = None  # word timings (`retrieve.words`), None: the index keeps none
-    chapters: Words | None = None  # each video's chapters: a title a span (`retrieve.words`); None: none kept
+    words: Words | None = None  # word timings (`snapshot.words`), None: the index keeps none
+    chapters: Words | None = None  # each video's chapters: a title a span (`snapshot.words`); None: none kept
     multilingual: np.ndarray | None = None  # (videos,) bool: whose vectors are e5's (`embed.e5`); None: none
     languages: list[str] | None = None  # each video's language (ISO 639-1); None: every video English
 

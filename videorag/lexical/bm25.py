@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .mapped import release
-from .text import tokenize
+from ..analysis import tokenize
+from ..vectors.mapped import release
 
 BLOCK = 100_000  # documents counted at a time: Python lists never hold more than a block's terms
 SAMPLE = 65_536  # documents whose scores stand for the collection's in `spread`

@@ -15,9 +15,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .bm25 import BLOCK, BM25, TermCounts, workers
+from ..lexical.bm25 import BLOCK, BM25, TermCounts, workers
+from . import load_level, save_bm25
 from .corpus import Level
-from .snapshot import load_level, save_bm25
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The search corpus read out of the index (LanceDB): the write side of the search snapshot, run
 when ingest or `videorag optimize` saves it (or when a read-only index is searched from memory).
-Searches never come here: they map the snapshot (`videorag.retrieve.snapshot`)."""
+Searches never come here: they map the snapshot (`videorag.snapshot`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def corpus_of(index, only: set[str] | None = None, into: Path | None = None) -> 
     """The corpus of every video in `index` (a `VideoIndex`), or of the videos in `only`
     (then transcripts alone, for extending a snapshot). With `into` (a new snapshot's folder),
     the segment and chunk levels are written there a block at a time and mapped
-    (`videorag.retrieve.stream`: no level whole in memory); else they are built in memory."""
+    (`videorag.snapshot.stream`: no level whole in memory); else they are built in memory."""
     import pyarrow as pa
     import pyarrow.compute as pc
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..config import TEXT_VIEWS
+from ..types import Candidate
+from ..vectors.ivf import InRowOrder, Vectors
 from ..visual.selection import kmeans_frames
-from .base import Candidate
-from .ivf import InRowOrder, Vectors
 
 KEYFRAMES = 5
 DEFAULT_CHUNK_SECONDS = 120.0
