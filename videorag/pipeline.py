@@ -65,7 +65,12 @@ class VideoRAG:
         self._embedder_given = embedder is not None
         self._generator = generator  # one given to the constructor (else made on first use, owned by `resources`)
         self.frames = IndexFrames(lambda: self.library.index)  # frame images, read from the index when asked for
-        self.live = LiveSearcher(
+        # searched here, or elsewhere: e.g. the index's shards (`live=videorag.shard.serving.sharded(…)`)
+        self.live = live(self) if live is not None else self._live_searcher()
+
+    def _live_searcher(self) -> LiveSearcher:
+        """The searcher of this index's snapshot, renewed by the library when the index changed."""
+        return LiveSearcher(
             self.location,
             lambda: self.query_embedder,
             self.library.renew_snapshot,
@@ -74,8 +79,6 @@ class VideoRAG:
             frames=self.frames,
             resources=self.resources,
         )
-        if live is not None:  # searched elsewhere: e.g. the index's shards (`videorag.shard.serving.sharded`)
-            self.live = live(self)
 
     @property
     def config(self) -> Config:
