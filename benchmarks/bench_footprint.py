@@ -6,8 +6,10 @@
    minutes, size of .venv, CUDA packages (nvidia-*, triton) found in it. This tree only.
 2. ingest: `videorag index` of the demo's five narrated how-tos into a new index: × realtime,
    CPU-seconds per video-hour, peak RSS.
-3. cli: one cold `videorag ask` (the defaults, `--no-server`) of an answerable question and of an
-   off-topic one: wall, peak RSS, the "loading" lines on stderr.
+3. cli: cold `videorag ask`s (the defaults, `--no-server`) of an answerable question — the first
+   on this machine (no instruction kept evaluated yet, `videorag.llm.state`), then `CLI_RUNS` more
+   (the median's figures, each wall) — and of an off-topic one: wall, peak RSS, the "loading"
+   lines on stderr.
 4. serve: a `videorag serve` answers each question once (`POST /ask`) then again until `--asks`
    asks: ask p50 / p95 of new questions and of repeated ones, peak RSS after them, CPU-seconds a
    new question; a second `serve` runs judged searches (`/search?judge=true`) of the same
@@ -49,6 +51,7 @@ ANSWERABLE = (
     "how long should the coffee brew?",
 )
 OFF_TOPIC = "what is the capital of France?"
+CLI_RUNS = 3
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -120,8 +123,15 @@ def ingest(tree: Path, videos: list[Path], index: Path) -> dict:
 
 
 def cli(tree: Path, index: Path, question: str) -> dict:
+    from videorag.models import cache_root
+
     ask = ["ask", "--index", str(index), "--no-server"]
-    return {"answerable": measured(_videorag(*ask[:1], question, *ask[1:]), tree),
+    shutil.rmtree(cache_root() / "llm-state", ignore_errors=True)  # as on a machine that never asked
+    first = measured(_videorag(*ask[:1], question, *ask[1:]), tree)
+    runs = sorted((measured(_videorag(*ask[:1], question, *ask[1:]), tree) for _ in range(CLI_RUNS)),
+                  key=lambda run: run["wall_s"])
+    return {"answerable_first": first,
+            "answerable": {**runs[len(runs) // 2], "wall_s_runs": [run["wall_s"] for run in runs]},
             "off_topic": measured(_videorag(*ask[:1], OFF_TOPIC, *ask[1:]), tree)}
 
 

@@ -118,3 +118,69 @@ def test_the_cli_loads_no_judge_before_it_needs_one(demo_rag, small_model, loads
     assert main(["ask", "", *judged]) == 1
     assert main(["ask", "what is the capital of France?", *judged]) == 0
     assert "do not cover" in capsys.readouterr().out and loads == []
+
+
+# -- slots: each kind of request keeps its prompt; its instruction is evaluated once per machine ----
+def _ask(model: LocalModel, slot, system: str, user: str) -> dict:
+    """The reply's timings: `prompt_n` tokens evaluated, `cache_n` reused from the slot."""
+    body = {"messages": [{"role": "system", "content": system}, {"role": "user", "content": user}], "max_tokens": 1}
+    return model.chat(body, slot)["timings"]
+
+
+def test_each_kind_of_request_keeps_its_own_slot(small_model, tmp_path, monkeypatch):
+    from videorag.generate.llamacpp import SYSTEM as WRITER
+    from videorag.generate.llamacpp import WRITING
+    from videorag.llm.yesno import JUDGING, SYSTEM, prompt
+
+    monkeypatch.setenv("VIDEORAG_CACHE", str(tmp_path / "cache"))
+    model = LocalModel(small_model, n_ctx=512)
+    try:
+        judged = _ask(model, JUDGING, SYSTEM, prompt("how long should the glue dry?", "Passage: wait one minute"))
+        _ask(model, WRITING, WRITER, "Moments:\n[1] patch.mp4 0:17: wait one minute\n\nQuestion: how long?")
+        again = _ask(model, JUDGING, SYSTEM, prompt("how long should the glue dry?", "Passage: press the patch"))
+    finally:
+        model.close()
+    # the generator ran in a slot of its own: the judge's question is still evaluated in its slot
+    assert again["cache_n"] > judged["cache_n"] and again["prompt_n"] < judged["prompt_n"]
+
+
+def test_a_slots_instruction_is_kept_for_the_next_process_without_the_question(small_model, tmp_path, monkeypatch):
+    from videorag.llm.yesno import JUDGING, SYSTEM, prompt
+
+    monkeypatch.setenv("VIDEORAG_CACHE", str(tmp_path / "cache"))
+    question = prompt("how long should the glue dry before the patch goes on?", "Passage: wait one minute")
+    first = LocalModel(small_model, n_ctx=512)
+    try:
+        fresh = _ask(first, JUDGING, SYSTEM, question)
+    finally:
+        first.close()
+    kept = list((tmp_path / "cache" / "llm-state").glob("*/judging-*.bin"))
+    assert len(kept) == 1
+    later = LocalModel(small_model, n_ctx=512)   # another process would do the same: a new server
+    try:
+        restored = _ask(later, JUDGING, SYSTEM, question)
+    finally:
+        later.close()
+    assert restored["cache_n"] >= 40   # the instruction came from the file...
+    assert restored["prompt_n"] > 10   # ...not the question: the same prompt is evaluated from there on
+    assert restored["cache_n"] + restored["prompt_n"] == fresh["cache_n"] + fresh["prompt_n"]
+
+
+def test_a_broken_kept_state_is_evaluated_anew(small_model, tmp_path, monkeypatch):
+    from videorag.llm.yesno import JUDGING, SYSTEM, prompt
+
+    monkeypatch.setenv("VIDEORAG_CACHE", str(tmp_path / "cache"))
+    model = LocalModel(small_model, n_ctx=512)
+    try:
+        _ask(model, JUDGING, SYSTEM, prompt("how hot should the water be?", "Passage: 94 degrees"))
+    finally:
+        model.close()
+    (kept,) = (tmp_path / "cache" / "llm-state").glob("*/judging-*.bin")
+    size = kept.stat().st_size
+    kept.write_bytes(b"not a state")
+    model = LocalModel(small_model, n_ctx=512)
+    try:
+        assert _ask(model, JUDGING, SYSTEM, prompt("how hot should the water be?", "Passage: 94 degrees"))
+    finally:
+        model.close()
+    assert kept.stat().st_size == size   # replaced by a good one

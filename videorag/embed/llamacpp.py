@@ -39,6 +39,8 @@ class _EmbeddingServer(LocalModel):
     extra = "embed-nomic"
     kind = " as an embedding model"
     hint = "pass a GGUF embedding model (--embed-model)"
+    slots = ("texts",)  # one window; `PARALLEL` sequences share it
+    kept = False
 
     def _params(self, xllamacpp):
         params = super()._params(xllamacpp)

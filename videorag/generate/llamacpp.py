@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..config import GenerateConfig
 from ..languages import name as language_name
 from ..languages import text_language
-from ..llm.gguf import CONTEXT, LocalModel, local_model
+from ..llm.gguf import CONTEXT, LocalModel, Slot, local_model
 from ..llm.yesno import TOP_LOGPROBS, yes_probability
 from ..models import GEMMA3_270M, QWEN_CODER_1_5B, resolve
 from ..resources import Resources
@@ -31,6 +31,8 @@ SYSTEM = (
     "speech recognition, so some words are misheard. Answer in one or two short sentences and cite the "
     "moments you use, like [1]."
 )
+WRITING = Slot("writing", (("system", SYSTEM), ("user", "Moments:")))  # what a chat request starts with
+COMPLETING = Slot("writing")  # a completion model's prompt: no prefix kept
 COVERED = "\n\nDo these moments contain the answer to the question? Reply only yes or no."
 
 
@@ -69,9 +71,9 @@ class LlamaCppGenerator:
     def generate(self, question: str, evidence: list) -> Answer:
         request = self._request(question, evidence)
         if self.chat:
-            text = self._model.chat(request)["choices"][0]["message"]["content"]
+            text = self._model.chat(request, WRITING)["choices"][0]["message"]["content"]
         else:
-            text = self._model.complete(request)["choices"][0]["text"]
+            text = self._model.complete(request, COMPLETING)["choices"][0]["text"]
         return self._answer(question, evidence, text)
 
     def stream(self, question: str, evidence: list):
@@ -79,7 +81,8 @@ class LlamaCppGenerator:
         Answer (what `generate` returns)."""
         request, chat = self._request(question, evidence), self.chat
         pieces: list[str] = []
-        for chunk in self._model.stream(request, route="handle_chat_completions" if chat else "handle_completions"):
+        route, slot = ("handle_chat_completions", WRITING) if chat else ("handle_completions", COMPLETING)
+        for chunk in self._model.stream(request, route, slot):
             choice = (chunk.get("choices") or [{}])[0]
             piece = ((choice.get("delta") or {}).get("content") if chat else choice.get("text")) or ""
             if piece and (pieces or piece.strip()):  # no leading blank pieces
@@ -105,14 +108,13 @@ class LlamaCppGenerator:
             "logprobs": True,
             "top_logprobs": TOP_LOGPROBS,
         }
-        return yes_probability(self._model.chat(probe))
+        return yes_probability(self._model.chat(probe, WRITING))
 
     def complete(self, prompt: str, max_tokens: int = 8) -> str:
         """Optional contract method: a raw completion (used e.g. as a G-Eval judge)."""
         self.warm_up()
-        return self._model.complete({"prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0})["choices"][0][
-            "text"
-        ]
+        request = {"prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0}
+        return self._model.complete(request, COMPLETING)["choices"][0]["text"]
 
     def _answer(self, question: str, evidence: list, text: str) -> Answer:
         return Answer(

@@ -1,13 +1,19 @@
 """A local GGUF model, served in-process by llama.cpp's own server through `xllamacpp` (a prebuilt
 wheel: nothing to compile). Requests and replies are the OpenAI-compatible JSON of the `openai`
 backend (`/chat/completions`, `/completions`), so a local model and a model server are driven by
-the same code. The server is thread-safe (requests queue) and keeps the prompt of the last
-request: a request sharing a prefix with it evaluates only what follows (the judge's question,
-asked of one candidate after another).
+the same code. The server is thread-safe (requests queue) and keeps the prompt of each slot's
+last request: a request sharing a prefix with it evaluates only what follows (the judge's
+question, asked of one candidate after another).
 
 One server per model file per owner (`local_model`, with the context size of `CONTEXT`, kept in
 the owner's `videorag.resources.Resources`): the judge and the generator of one `VideoRAG` share
 it, one copy in memory, when they use the same model; closing the owner unloads it.
+
+The server has a slot (a prompt evaluated and kept, a window of `n_ctx` tokens) per kind of
+request, `SLOTS`: the judge's yes/no question, the claim checks' and the generator's each keep
+their own, so none evaluates its instruction again after another ran.
+A request names its `Slot`; a slot's `prefix`, the messages each of its requests starts with, is
+evaluated once on this machine and kept across processes (`videorag.llm.state`).
 """
 
 from __future__ import annotations
@@ -21,13 +27,28 @@ import tempfile
 import threading
 import weakref
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..errors import GenerationError, ModelNotFoundError
 from ..registry import require
 from ..resources import Resources, own
 
+if TYPE_CHECKING:
+    from .state import States
+
 log = logging.getLogger(__name__)
 _DONE = object()
+SLOTS = ("judging", "claims", "writing")  # the server's slots, by the kind of request each keeps the prompt of
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Which of `SLOTS` a request goes to; `prefix`: the (role, content) messages every request
+    of that kind starts with — kept evaluated across processes (`videorag.llm.state`), None for none."""
+
+    name: str
+    prefix: tuple[tuple[str, str], ...] | None = None
 
 
 class LocalModel:
@@ -36,13 +57,17 @@ class LocalModel:
     extra = "judge"  # the videorag extra that installs the runtime
     kind = ""  # what the file is loaded as, in an error message
     hint = "pass a GGUF model file (--model / --rerank-model)"
+    slots: tuple[str, ...] = SLOTS
+    kept = True  # slots' prefixes kept evaluated across processes (`videorag.llm.state`)
 
     def __init__(self, path: str, n_ctx: int = 4096, threads: int | None = None):
-        self.path, self.n_ctx = path, n_ctx
+        self.path, self.n_ctx = path, n_ctx  # `n_ctx`: each slot's window
         self.threads = threads or os.cpu_count() or 1
         self._server = None
+        self.home = ""  # the private folder of the server's socket and slot files (`_start`)
         self._home: weakref.finalize | None = None  # removes the private folder of the server's socket
         self._lock = threading.Lock()
+        self._states: States | None = None  # the slots' kept prefixes (`videorag.llm.state.States`), with the server
 
     def warm_up(self, label: str | None = None) -> None:
         """Load the model now (once); `label` says what it is for in the log's "loading …" line."""
@@ -50,6 +75,10 @@ class LocalModel:
             if self._server is None:
                 log.info("loading %s…", label or os.path.basename(self.path), extra={"stage": True})
                 self._server = self._start()
+                if self.kept:
+                    from .state import States
+
+                    self._states = States(self)
 
     def _start(self):
         """llama.cpp's server for the file, reachable by this process alone: it serves the
@@ -57,28 +86,36 @@ class LocalModel:
         private folder (mode 0700), behind a key nobody else is told — no TCP port at all."""
         xllamacpp = require("xllamacpp", self.extra)
         params = self._params(xllamacpp)
-        home = tempfile.mkdtemp(prefix="videorag-llm-")
-        self._home = weakref.finalize(self, shutil.rmtree, home, True)  # removed at close or exit
-        params.hostnames = [os.path.join(home, "llama.sock")]
-        params.api_keys = [secrets.token_urlsafe(32)]
+        self.home = tempfile.mkdtemp(prefix="videorag-llm-")
+        self._home = weakref.finalize(self, shutil.rmtree, self.home, True)  # removed at close or exit
+        params.hostnames = [self.socket]
+        params.slot_save_path = self.home + os.sep  # slots' states are saved and restored here only
+        self.key = secrets.token_urlsafe(32)
+        params.api_keys = [self.key]
         try:
             return xllamacpp.Server(params)
         except RuntimeError as exc:
             self._remove_home()
             raise ModelNotFoundError(f"llama.cpp cannot load {self.path}{self.kind} ({exc})", self.hint) from exc
 
+    @property
+    def socket(self) -> str:
+        """The server's HTTP listener: a Unix socket in the private folder."""
+        return os.path.join(self.home, "llama.sock")
+
     def _params(self, xllamacpp):
-        """The server's settings: a chat and completion model, one request at a time."""
+        """The server's settings: a chat and completion model, a window of `n_ctx` for each slot."""
         params = xllamacpp.CommonParams()
         params.model.path = self.path
-        params.n_ctx, params.n_parallel, params.warmup, params.verbosity = self.n_ctx, 1, False, -1
+        params.n_ctx, params.n_parallel = self.n_ctx * len(self.slots), len(self.slots)
+        params.warmup, params.verbosity = False, -1
         params.cpuparams.n_threads = params.cpuparams_batch.n_threads = self.threads
         return params
 
     def close(self) -> None:
         """Unload the model (the next request loads it again)."""
         with self._lock:
-            self._server = None
+            self._server = self._states = None
             self._remove_home()
 
     def _remove_home(self) -> None:
@@ -86,17 +123,26 @@ class LocalModel:
             self._home()
             self._home = None
 
-    def chat(self, body: dict) -> dict:
-        """One chat completion (the OpenAI request and reply)."""
-        return self._call("handle_chat_completions", body)
+    def chat(self, body: dict, slot: Slot | None = None) -> dict:
+        """One chat completion (the OpenAI request and reply), in `slot` (None: any)."""
+        return self._call("handle_chat_completions", body, slot)
 
-    def complete(self, body: dict) -> dict:
-        """One plain completion (`prompt` in, `choices[0].text` out)."""
-        return self._call("handle_completions", body)
+    def complete(self, body: dict, slot: Slot | None = None) -> dict:
+        """One plain completion (`prompt` in, `choices[0].text` out), in `slot` (None: any)."""
+        return self._call("handle_completions", body, slot)
 
-    def stream(self, body: dict, route: str = "handle_chat_completions") -> Iterator[dict]:
-        """The reply's chunks as the server sends them (`stream` set for you)."""
+    def _in(self, body: dict, slot: Slot | None) -> dict:
+        """The model loaded and `body` sent to `slot`, its prefix evaluated (or restored) first."""
         self.warm_up()
+        if slot is None:
+            return body
+        if self._states is not None:
+            self._states.ready(slot)
+        return {**body, "id_slot": self.slots.index(slot.name)}
+
+    def stream(self, body: dict, route: str = "handle_chat_completions", slot: Slot | None = None) -> Iterator[dict]:
+        """The reply's chunks as the server sends them (`stream` set for you), in `slot`."""
+        body = self._in(body, slot)
         chunks: queue.Queue = queue.Queue()
 
         def run() -> None:
@@ -114,8 +160,8 @@ class LocalModel:
                 raise GenerationError(f"llama.cpp failed on {self.path}: {chunk}") from chunk
             yield _checked(chunk, self.path)
 
-    def _call(self, route: str, body: dict) -> dict:
-        self.warm_up()
+    def _call(self, route: str, body: dict, slot: Slot | None = None) -> dict:
+        body = self._in(body, slot)
         try:
             reply = getattr(self._server, route)(body)
         except (ValueError, RuntimeError) as exc:
@@ -135,7 +181,7 @@ def _checked(reply, path: str) -> dict:
     raise exc
 
 
-CONTEXT = 4096  # tokens: the generator's prompt and answer; the judge's fit with room to spare
+CONTEXT = 4096  # tokens a slot holds: the generator's prompt and answer; the judge's fit with room to spare
 
 
 def local_model(path: str, resources: Resources | None = None) -> LocalModel:

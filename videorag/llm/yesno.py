@@ -4,8 +4,9 @@ clients that ask it — a local GGUF model (`LocalJudge`) or an OpenAI-compatibl
 generator's coverage question and the answer verifier (`videorag.verify`) all read P(yes) here.
 
 The instruction and the question come first, the passage last, so a local model evaluates the
-question once per query and only each passage after it (llama.cpp keeps the prompt prefix of the
-last request)."""
+question once per query and only each passage after it (llama.cpp keeps the prompt of the last
+request in each slot: the judge's question and the verifier's have a slot each, `JUDGING` and
+`CLAIMS`, whose instructions a new process restores instead of evaluating, `videorag.llm.state`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import os
 from ..config import RerankConfig
 from ..errors import GenerationError
 from ..resources import Resources
-from .gguf import LocalModel, local_model
+from .gguf import LocalModel, Slot, local_model
 from .server import IMAGES, call, first_model, image_part, pick, refused_images, server_url, takes_images
 
 log = logging.getLogger(__name__)
@@ -27,12 +28,24 @@ INSTRUCTION = (
     "misheard words. Reply yes or no."
 )
 EVIDENCE = {"text": "Passage: {text}", "visual": "Passage: the video frames shown above."}
+SUPPORT = (
+    "Is the claim supported by the passage? The passage comes from speech recognition and can contain "
+    "misheard words; the screen text is what the video shows. Reply yes or no."
+)  # the answer verifier's question (`supports`)
 TOP_LOGPROBS = 20
+# a local model's slots (`videorag.llm.gguf`): the judge's question, the verifier's; each keeps its instruction
+JUDGING = Slot("judging", (("system", SYSTEM), ("user", f"{INSTRUCTION}\n\nQuestion:")))
+CLAIMS = Slot("claims", (("system", SYSTEM), ("user", f"{SUPPORT}\n\nPassage:")))
 
 
 def prompt(question: str, evidence: str) -> str:
     """The user message: the instruction and the question (shared by every passage), then the passage."""
     return f"{INSTRUCTION}\n\nQuestion: {question.strip()}\n{evidence}"
+
+
+def supports(passage: str, claim: str) -> str:
+    """The user message asking whether `passage` says what `claim` says."""
+    return f"{SUPPORT}\n\nPassage: {passage}\nClaim: {claim}"
 
 
 def yes_probability(reply: object) -> float | None:
@@ -85,7 +98,8 @@ class LocalJudge:
                 "temperature": 0.0,
                 "logprobs": True,
                 "top_logprobs": TOP_LOGPROBS,
-            }
+            },
+            CLAIMS if text.startswith(SUPPORT) else JUDGING,
         )
 
 

@@ -29,7 +29,7 @@ import numpy as np
 from ..config import VerifyConfig
 from ..languages import NOT_COVERED as NOT_COVERED_SAID
 from ..languages import not_covered
-from ..llm.yesno import EVIDENCE, prompt
+from ..llm.yesno import EVIDENCE, prompt, supports
 from ..types import Answer, Claim
 from .claims import NOT_COVERED, marked, says_not_covered, says_something, split_claims
 from .pointing import Pointed, point
@@ -41,10 +41,6 @@ __all__ = ["ABSTAINED", "NOT_COVERED", "split_claims", "verify"]
 log = logging.getLogger(__name__)
 ABSTAINED = NOT_COVERED_SAID["en"]  # in English; in the question's language: `languages.not_covered`
 _Ask = tuple[str, list[bytes]]  # a user message for the judge and its JPEGs
-SUPPORT = (
-    "Is the claim supported by the passage? The passage comes from speech recognition and can contain "
-    "misheard words; the screen text is what the video shows. Reply yes or no."
-)
 
 
 def verify(
@@ -114,14 +110,15 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
         j: (prompt(question, EVIDENCE["text"].format(text=passages[j])), []) for j in range(len(cited)) if cited[j].text
     }
     says: dict[tuple[int, int], _Ask] = {
-        (i, j): (f"{SUPPORT}\n\nPassage: {passages[j]}\nClaim: {claims[i].text}", [])
+        (i, j): (supports(passages[j], claims[i].text), [])
         for i, claim in enumerate(claims)
         for j in claim.citations
         if j in answers and not _quotes(cited[j].text, claim.text)
     }
     asks = list(answers.values()) + list(says.values())
     if asks:
-        log.info("checking %d claims against what they cite…", len(claims), extra={"stage": True})
+        said = "1 claim" if len(claims) == 1 else f"{len(claims)} claims"
+        log.info("checking %s against what they cite…", said, extra={"stage": True})
     p = judge.probabilities(asks) if asks else np.zeros(0)
     answer_p = dict(zip(answers, p[: len(answers)], strict=True))
     says_p = dict(zip(says, p[len(answers) :], strict=True))
