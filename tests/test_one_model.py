@@ -148,10 +148,14 @@ def test_a_slots_instruction_is_kept_for_the_next_process_without_the_question(s
     from videorag.llm.yesno import JUDGING, SYSTEM, prompt
 
     monkeypatch.setenv("VIDEORAG_CACHE", str(tmp_path / "cache"))
+    from concurrent.futures import ThreadPoolExecutor
+
     question = prompt("how long should the glue dry before the patch goes on?", "Passage: wait one minute")
+    other = prompt("how hot should the water be for coffee?", "Passage: just off the boil")
     first = LocalModel(small_model, n_ctx=512)
-    try:
-        fresh = _ask(first, JUDGING, SYSTEM, question)
+    try:   # two asking at once: neither's question goes in before the instruction is kept
+        with ThreadPoolExecutor(2) as pool:
+            fresh, _ = pool.map(lambda text: _ask(first, JUDGING, SYSTEM, text), [question, other])
     finally:
         first.close()
     kept = list((tmp_path / "cache" / "llm-state").glob("*/judging-*.bin"))

@@ -47,13 +47,13 @@ class States:
         """Put `slot`'s prefix in its slot: restored from the cache, else evaluated and saved there."""
         if slot.prefix is None or slot.name in self._ready:
             return
-        with self._lock:
+        with self._lock:  # held until the slot is ready: no request of another thread goes in between
             if slot.name in self._ready:
                 return
-            self._ready.add(slot.name)
             kept = self.folder() / f"{slot.name}-{_digest(slot.prefix)}.bin"
             if not (kept.exists() and self._restore(slot, kept)) and self._evaluate(slot):
                 self._save(slot, kept)
+            self._ready.add(slot.name)
 
     def folder(self) -> Path:
         """Where this model file's states are kept, for this runtime."""
