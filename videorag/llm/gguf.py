@@ -65,6 +65,7 @@ class LocalModel:
         self.threads = threads or os.cpu_count() or 1
         self._server = None
         self.home = ""  # the private folder of the server's socket and slot files (`_start`)
+        self.key = ""  # the key its listener asks for, told to nobody else (`_start`)
         self._home: weakref.finalize | None = None  # removes the private folder of the server's socket
         self._lock = threading.Lock()
         self._states: States | None = None  # the slots' kept prefixes (`videorag.llm.state.States`), with the server
