@@ -1,5 +1,7 @@
 """What a user pays in disk, memory, time and CPU — this tree beside an earlier revision
-(`--before REV`, checked out as a git worktree and run on the same .venv), measured in one run:
+(`--before REV`, checked out as a git worktree and run on the same .venv) and this tree on another
+environment's interpreter (`--python LABEL=PATH`, e.g. one where `make native` compiled llama.cpp
+for this CPU), measured in one run:
 
 1. install (with `--clean-install`): `make install` (the demo's install) in a fresh clone under
    `env -i`, so none of this machine's pip configuration (local wheels, extra indexes) applies:
@@ -15,7 +17,7 @@
    new question; a second `serve` runs judged searches (`/search?judge=true`) of the same
    questions (a server of its own: the judge's memo would otherwise answer them): p50.
 
-    python -m benchmarks footprint [--before REV] [--asks 40] [--clean-install]
+    python -m benchmarks footprint [--before REV] [--python LABEL=PATH] [--asks 40] [--clean-install]
         [--index DIR --questions FILE.jsonl]    # another index and its questions ("query" or "question")
 writes OUT/footprint.json; `--results DIR` also writes DIR/footprint.json (results/footprint/).
 """
@@ -57,6 +59,8 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 def options(parser) -> None:
     parser.add_argument("--before", help="an earlier revision measured beside this tree (e.g. 845600d)")
+    parser.add_argument("--python", action="append", default=[], metavar="LABEL=PATH",
+                        help="also this tree on another environment's interpreter (e.g. native=/tmp/nv/bin/python)")
     parser.add_argument("--asks", type=int, default=40, help="asks the server answers before its RSS is read")
     parser.add_argument("--clean-install", action="store_true", help="also time `make install` in a clean env")
     parser.add_argument("--index", type=Path, help="an existing index to ask (instead of the demo's)")
@@ -67,19 +71,21 @@ def options(parser) -> None:
 def main(run) -> dict:
     work = run.work / "footprint"
     questions = _questions(run.args.questions)
-    trees = {"this": ROOT} | ({run.args.before: _worktree(work, run.args.before)} if run.args.before else {})
+    trees = {"this": (ROOT, sys.executable)}
+    trees |= {run.args.before: (_worktree(work, run.args.before), sys.executable)} if run.args.before else {}
+    trees |= {label: (ROOT, path) for label, path in (given.split("=", 1) for given in run.args.python)}
     videos = None if run.args.index else _demo_videos(work / "videos")
     found: dict = {"revision": revision(), "before": run.args.before, "cores": os.cpu_count(),
                    "load_before": os.getloadavg()[0], "questions": len(questions), "trees": {}}
     found["install"] = clean_install(work) if run.args.clean_install else run.previous().get("install")
-    for name, tree in trees.items():
+    for name, (tree, python) in trees.items():
         index = run.args.index or work / f"index-{name}"
-        figures: dict = {}
+        figures: dict = {"python": python}
         if videos is not None:
             shutil.rmtree(index, ignore_errors=True)
-            figures["ingest"] = ingest(tree, videos, index)
-        figures["cli"] = cli(tree, index, questions[0])
-        figures["serve"] = serve(tree, index, questions, run.args.asks)
+            figures["ingest"] = ingest(tree, python, videos, index)
+        figures["cli"] = cli(tree, python, index, questions[0])
+        figures["serve"] = serve(tree, python, index, questions, run.args.asks)
         found["trees"][name] = figures
         print(name, json.dumps(figures), flush=True)
     found["load_after"] = os.getloadavg()[0]
@@ -89,8 +95,8 @@ def main(run) -> dict:
 
 
 # -- what runs -------------------------------------------------------------------------------------
-def _videorag(*args: str) -> list[str]:
-    return [sys.executable, "-m", "videorag.cli", *args]  # the tree's own code: `_env` puts it first
+def _videorag(python: str, *args: str) -> list[str]:
+    return [python, "-m", "videorag.cli", *args]  # the tree's own code: `_env` puts it first
 
 
 def _env(tree: Path) -> dict:
@@ -115,34 +121,34 @@ def measured(command: list[str], tree: Path) -> dict:
             "stderr_tail": err.strip().splitlines()[-2:]}
 
 
-def ingest(tree: Path, videos: list[Path], index: Path) -> dict:
-    got = measured(_videorag("index", *map(str, videos), "--index", str(index)), tree)
+def ingest(tree: Path, python: str, videos: list[Path], index: Path) -> dict:
+    got = measured(_videorag(python, "index", *map(str, videos), "--index", str(index)), tree)
     hours = sum(_duration(v) for v in videos) / 3600
     return {**got, "video_s": round(hours * 3600, 1), "x_realtime": round(hours * 3600 / got["wall_s"], 2),
             "cpu_s_per_video_hour": round(got["cpu_s"] / hours)}
 
 
-def cli(tree: Path, index: Path, question: str) -> dict:
+def cli(tree: Path, python: str, index: Path, question: str) -> dict:
     from videorag.models import cache_root
 
     ask = ["ask", "--index", str(index), "--no-server"]
     shutil.rmtree(cache_root() / "llm-state", ignore_errors=True)  # as on a machine that never asked
-    first = measured(_videorag(*ask[:1], question, *ask[1:]), tree)
-    runs = sorted((measured(_videorag(*ask[:1], question, *ask[1:]), tree) for _ in range(CLI_RUNS)),
+    first = measured(_videorag(python, *ask[:1], question, *ask[1:]), tree)
+    runs = sorted((measured(_videorag(python, *ask[:1], question, *ask[1:]), tree) for _ in range(CLI_RUNS)),
                   key=lambda run: run["wall_s"])
     return {"answerable_first": first,
             "answerable": {**runs[len(runs) // 2], "wall_s_runs": [run["wall_s"] for run in runs]},
-            "off_topic": measured(_videorag(*ask[:1], OFF_TOPIC, *ask[1:]), tree)}
+            "off_topic": measured(_videorag(python, *ask[:1], OFF_TOPIC, *ask[1:]), tree)}
 
 
-def serve(tree: Path, index: Path, questions: list[str], asks: int) -> dict:
-    with _server(tree, index) as (http, pid):
+def serve(tree: Path, python: str, index: Path, questions: list[str], asks: int) -> dict:
+    with _server(tree, python, index) as (http, pid):
         cpu0, new = _cpu(pid), [_timed(http.post, "/ask", json={"question": q}) for q in questions]
         cpu_new = (_cpu(pid) - cpu0) / len(questions)
         again = [_timed(http.post, "/ask", json={"question": questions[i % len(questions)]})
                  for i in range(max(asks - len(questions), 0))]
         memory = _memory(pid)
-    with _server(tree, index) as (http, _):
+    with _server(tree, python, index) as (http, _):
         searches = [_timed(http.get, "/search", params={"q": q, "judge": "true"}) for q in questions]
     return {"asks": len(new) + len(again), "ask_new": _spread(new), "ask_again": _spread(again),
             "cpu_s_per_new_question": round(cpu_new, 2), **memory, "judged_search": _spread(searches)}
@@ -151,9 +157,9 @@ def serve(tree: Path, index: Path, questions: list[str], asks: int) -> dict:
 class _server:
     """`videorag serve` of `index` on a free port, ready (one search answered), stopped at exit."""
 
-    def __init__(self, tree: Path, index: Path):
+    def __init__(self, tree: Path, python: str, index: Path):
         self.port = free_port()
-        command = _videorag("serve", "--index", str(index), "--port", str(self.port))
+        command = _videorag(python, "serve", "--index", str(index), "--port", str(self.port))
         self.proc = subprocess.Popen(command, cwd=tree, env=_env(tree), stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=300)
@@ -213,7 +219,7 @@ def _demo_videos(folder: Path) -> list[Path]:
     from videorag.demo.render import render
 
     paths = [folder / f"{h.slug}.mp4" for h in SAMPLES]
-    for howto, path in zip(SAMPLES, paths):
+    for howto, path in zip(SAMPLES, paths, strict=True):
         if not path.is_file():
             folder.mkdir(parents=True, exist_ok=True)
             render(howto, path)

@@ -188,3 +188,15 @@ def test_a_broken_kept_state_is_evaluated_anew(small_model, tmp_path, monkeypatc
     finally:
         model.close()
     assert kept.stat().st_size == size   # replaced by a good one
+
+
+def test_another_build_of_the_runtime_keeps_its_states_apart(small_model, tmp_path, monkeypatch):
+    from videorag.llm import state
+    from videorag.llm.state import States
+
+    monkeypatch.setenv("VIDEORAG_CACHE", str(tmp_path / "cache"))
+    states = States(LocalModel(small_model, n_ctx=512))
+    wheel = states.folder()
+    assert wheel == states.folder() and state._build()   # the installed build is named, the same each time
+    monkeypatch.setattr(state, "_build", lambda: "compiled-for-this-cpu")   # `make native` rebuilt it
+    assert states.folder() != wheel and states.folder().parent == wheel.parent

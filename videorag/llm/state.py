@@ -7,7 +7,8 @@ it already does within one process.
 
 Only the prefixes are saved, never a question or a transcript. The files live in the cache
 (`videorag.models.cache_root()/llm-state/`), under the model file's fingerprint and the runtime's
-version (a state is valid for those alone), named by a hash of the prefix (a changed instruction
+version and build (a state is valid for those alone: the prebuilt wheel and one `make native`
+compiled compute it apart), named by a hash of the prefix (a changed instruction
 is evaluated anew). A state that cannot be saved or restored costs its evaluation, never the
 request: the prefix is evaluated as if there were none.
 """
@@ -61,7 +62,7 @@ class States:
 
         from ..models import cache_root, fingerprint
 
-        key = f"{FORMAT}|{fingerprint(self.model.path)}|{version('xllamacpp')}"
+        key = f"{FORMAT}|{fingerprint(self.model.path)}|{version('xllamacpp')}|{_build()}"
         name = Path(self.model.path).stem
         return cache_root() / "llm-state" / f"{name}-{hashlib.sha1(key.encode()).hexdigest()[:16]}"
 
@@ -140,3 +141,12 @@ class _UnixConnection(http.client.HTTPConnection):
 
 def _digest(prefix: tuple[tuple[str, str], ...]) -> str:
     return hashlib.sha1(json.dumps(prefix).encode()).hexdigest()[:16]
+
+
+def _build() -> str:
+    """Which build of the runtime this is: its compiled module's size and time (the prebuilt wheel's
+    and one compiled for this CPU by `make native` differ)."""
+    import xllamacpp
+
+    module = next(Path(xllamacpp.__file__).parent.glob("xllamacpp*.so"), None)
+    return f"{module.stat().st_size}-{module.stat().st_mtime_ns}" if module is not None else ""
