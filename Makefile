@@ -37,7 +37,7 @@ install-test: install-base
 	$(INSTALL) -e '.[test,eval,llamacpp,visual,rerank,serve,ray,s3,judge-small,judge,sentence-transformers,languages,docs]'
 
 # optional: llama.cpp compiled for this machine's CPU instead of the portable prebuilt wheel (AVX2 at most):
-# ~20 minutes on 2 cores, needs cmake and a C++ compiler; on AVX-512 prompts evaluate ~1.3x faster
+# ~6 minutes on 2 cores, needs cmake and a C++ compiler; on AVX-512 prompts evaluate ~1.3x faster
 # (results/footprint/). The build runs on this CPU only: run it again on another machine.
 native: install
 	@command -v cmake >/dev/null && command -v g++ >/dev/null || (apt-get update -qq && apt-get install -y -qq cmake g++)

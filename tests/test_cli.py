@@ -60,6 +60,20 @@ def test_models_says_where_each_comes_from(capsys):
     assert main(["models", "--assemble", "all-MiniLM-L6-v2"]) == EXIT_ERROR   # not a split model
 
 
+def test_models_says_how_llama_cpp_was_built(capsys, monkeypatch):
+    from videorag.llm import gguf
+
+    wheel = {"prebuilt": "Tag: cp310-abi3-manylinux_2_17_x86_64\n", "compiled": "Tag: cp310-abi3-linux_x86_64\n"}
+    for built, tag in wheel.items():
+        monkeypatch.setattr(gguf, "_wheel", lambda tag=tag: tag)
+        for avx512 in (True, False):
+            monkeypatch.setattr(gguf, "_avx512", lambda avx512=avx512: avx512)
+            assert main(["models"]) == 0
+            said = capsys.readouterr().out.splitlines()[-1]
+            assert said.startswith("llama.cpp: ") and ("prebuilt" in said) == (built == "prebuilt")
+            assert ("make native` compiles" in said) == (built == "prebuilt" and avx512)   # said only where it pays
+
+
 def test_judged_search_reports_the_judge_apart(demo_rag, capsys, monkeypatch):
     from videorag.rerank import RERANKERS
 

@@ -248,6 +248,9 @@ def cmd_models(args) -> int:
             else f"not installed: {install_command(preset)}"
         )
         print(f"{name:36s} {preset.use:45s} {preset.licence:19s} {state}")
+    from ..llm.gguf import runtime
+
+    print(runtime())
     return EXIT_OK
 
 

@@ -28,6 +28,7 @@ import threading
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import GenerationError, ModelNotFoundError
@@ -180,6 +181,35 @@ def _checked(reply, path: str) -> dict:
     exc = GenerationError(f"llama.cpp ({path}): {error.get('message', error)}")
     exc.details = error
     raise exc
+
+
+def runtime() -> str:
+    """How llama.cpp is installed, in words for `videorag models`: the portable prebuilt wheel
+    (AVX2 at most; `make native` compiles it for a CPU with more), one compiled here, or none."""
+    wheel = _wheel()
+    if wheel is None:
+        return "llama.cpp: not installed (pip install 'videorag[judge]')"
+    if "manylinux" not in wheel:
+        return "llama.cpp: compiled on this machine (`make native`), for its CPU"
+    said = "llama.cpp: the portable prebuilt wheel (AVX2 at most)"
+    return said + ("; this CPU has AVX-512: `make native` compiles it for it (prompts ~1.3x faster)" if _avx512() else "")
+
+
+def _wheel() -> str | None:
+    """The installed runtime's WHEEL record (its platform tags), None when it is not installed."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        return distribution("xllamacpp").read_text("WHEEL") or ""
+    except PackageNotFoundError:
+        return None
+
+
+def _avx512() -> bool:
+    try:
+        return " avx512f" in Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
 
 
 CONTEXT = 4096  # tokens a slot holds: the generator's prompt and answer; the judge's fit with room to spare
