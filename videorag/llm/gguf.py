@@ -192,7 +192,8 @@ def runtime() -> str:
     if "manylinux" not in wheel:
         return "llama.cpp: compiled on this machine (`make native`), for its CPU"
     said = "llama.cpp: the portable prebuilt wheel (AVX2 at most)"
-    return said + ("; this CPU has AVX-512: `make native` compiles it for it (prompts ~1.3x faster)" if _avx512() else "")
+    faster = "; this CPU has AVX-512: `make native` compiles it for it (prompts ~1.3x faster)"
+    return said + (faster if _avx512() else "")
 
 
 def _wheel() -> str | None:
