@@ -41,6 +41,7 @@ install-test: install-base
 # (results/footprint/). The build runs on this CPU only: run it again on another machine.
 native: install
 	@command -v cmake >/dev/null && command -v g++ >/dev/null || (apt-get update -qq && apt-get install -y -qq cmake g++)
+	@echo "compiling llama.cpp for this CPU (about 6 minutes on 2 cores)…"
 	CMAKE_ARGS="-DGGML_NATIVE=ON -DLLAMA_LLGUIDANCE=OFF -DLLAMA_BUILD_BORINGSSL=OFF" $(INSTALL) --no-deps \
 	  --force-reinstall --no-binary xllamacpp "xllamacpp==$$($(PYTHON) -c 'from importlib.metadata import version; print(version("xllamacpp"))')"
 
