@@ -15,7 +15,8 @@ for this CPU), measured in one run:
 4. serve: a `videorag serve` answers each question once (`POST /ask`) then again until `--asks`
    asks: ask p50 / p95 of new questions and of repeated ones, peak RSS after them, CPU-seconds a
    new question; a second `serve` runs judged searches (`/search?judge=true`) of the same
-   questions (a server of its own: the judge's memo would otherwise answer them): p50.
+   questions (a server of its own: the judge's memo would otherwise answer them): p50; a third
+   streams the same asks (`/ask?stream=true`): seconds to the first word and to the end.
 
     python -m benchmarks footprint [--before REV] [--python LABEL=PATH] [--asks 40] [--clean-install]
         [--index DIR --questions FILE.jsonl]    # another index and its questions ("query" or "question")
@@ -150,8 +151,24 @@ def serve(tree: Path, python: str, index: Path, questions: list[str], asks: int)
         memory = _memory(pid)
     with _server(tree, python, index) as (http, _):
         searches = [_timed(http.get, "/search", params={"q": q, "judge": "true"}) for q in questions]
+    with _server(tree, python, index) as (http, _):
+        streamed = [_streamed(http, q) for q in questions]
     return {"asks": len(new) + len(again), "ask_new": _spread(new), "ask_again": _spread(again),
-            "cpu_s_per_new_question": round(cpu_new, 2), **memory, "judged_search": _spread(searches)}
+            "cpu_s_per_new_question": round(cpu_new, 2), **memory, "judged_search": _spread(searches),
+            "streamed_first_word": _spread([first for first, _ in streamed]),
+            "streamed_done": _spread([done for _, done in streamed])}
+
+
+def _streamed(http, question: str) -> tuple[float, float]:
+    """Seconds to a streamed ask's first word (its first `token` event) and to its end."""
+    start, first = time.perf_counter(), None
+    with http.stream("POST", "/ask", params={"stream": "true"}, json={"question": question}) as reply:
+        reply.raise_for_status()
+        for line in reply.iter_lines():
+            if first is None and line.startswith("event: token"):
+                first = time.perf_counter() - start
+    done = time.perf_counter() - start
+    return (done if first is None else first), done
 
 
 class _server:
