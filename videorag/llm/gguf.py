@@ -189,11 +189,10 @@ def runtime() -> str:
     wheel = _wheel()
     if wheel is None:
         return "llama.cpp: not installed (pip install 'videorag[judge]')"
-    if "manylinux" not in wheel:
+    if "-linux_" in wheel:  # a plain linux tag: built here (PyPI takes only manylinux wheels)
         return "llama.cpp: compiled on this machine (`make native`), for its CPU"
-    said = "llama.cpp: the portable prebuilt wheel (AVX2 at most)"
-    faster = "; this CPU has AVX-512: `make native` compiles it for it (prompts ~1.3x faster)"
-    return said + (faster if _avx512() else "")
+    faster = " (AVX2 at most); this CPU has AVX-512: `make native` compiles it for it (prompts ~1.3x faster)"
+    return "llama.cpp: the portable prebuilt wheel" + (faster if _avx512() else "")
 
 
 def _wheel() -> str | None:
