@@ -45,6 +45,13 @@ def test_vectors_agree_with_the_torch_model(onnx, torch_model):
     assert onnx.embed([]).shape == (0, 384)
 
 
+def test_texts_embedded_by_length_come_back_in_their_order_with_the_same_vectors(onnx):
+    texts = [f"{'step ' * (n % 7)}number {n} of the list" for n in range(40)]   # lengths out of order
+    batched = onnx.embed(texts)
+    alone = np.concatenate([onnx.embed([t]) for t in texts])
+    assert batched.shape == (40, 384) and np.allclose(batched, alone, atol=1e-6)
+
+
 def test_only_the_model_it_ships(onnx):
     with pytest.raises(ModelNotFoundError, match="onnx backend runs"):
         create_embedder(EmbedConfig(backend="onnx", model="some/other-model"))

@@ -99,7 +99,7 @@ class EmbedConfig:
     backend: str = "auto"             # passages; auto: an index's own, else MiniLM on ONNX (no torch) if installed
     model: str | None = None          # path or hub name; None = bundled all-MiniLM-L6-v2
     query_backend: str = "auto"       # queries; auto: MiniLM on ONNX when installed (no torch), else `backend`'s
-    batch_size: int = 64
+    batch_size: int = 16              # texts a model call embeds (MiniLM on ONNX: 16 of similar length)
     device: str | None = None         # None = let the backend choose
 
     def __post_init__(self) -> None:
