@@ -1,5 +1,8 @@
 """The support flag, fitted and held out: each claim's checks (`videorag.verify.support`) against a
-right / wrong label, from the answers of `python -m benchmarks citations` (its file).
+right / wrong label, from the answers of `python -m benchmarks citations` (its file) and, with more
+`--answers`, of `python -m benchmarks answers` runs on the moment benchmark (their claims labelled
+against the gold items the citations file carries; a claim already seen for its question is
+counted once, from the first file that has it).
 
 Labels (`bench_citations.claim_rows`): a claim is wrong when its question has no answer in the
 videos or it cites nothing of the gold window; right when it states the key fact and cites the
@@ -7,9 +10,11 @@ window; the rest (on the window, without the key fact) is left out. The claims a
 halves by question (a hash of its id, so a question's claims stay together): a logistic
 regression over the checks is fitted on one half, its threshold chosen there (the highest F1 of
 "unsupported" for the wrong claims), and scored on the other; then the halves swap. Beside it:
-the uncalibrated support (the lesser of `answers` and `says`) at its old threshold 0.3.
+the uncalibrated support (the lesser of `answers` and `says`) at its old threshold 0.3, set before
+any of these labels existed (so every claim is held out from it), over all claims, each half and
+each file.
 
-    python -m benchmarks support [--answers bench-results/citations.json.gz] [--refit]
+    python -m benchmarks support [--answers bench-results/citations.json.gz [--answers ANSWERS.json.gz …]] [--refit]
 prints the confusion tables and writes results/support/README.md; `--refit` fits on every labelled
 claim and writes videorag/verify/support.json (with the held-out figures).
 """
@@ -25,17 +30,32 @@ import numpy as np
 from videorag.answerability.model import Logistic
 from videorag.verify.support import FALLBACK, FEATURES, WEIGHTS
 
+from .bench_citations import claim_rows
 from .driver import OUT, ROOT, revision, write_report
 
 NOTES = "## Beside it"
 
 
-def labelled(path: Path) -> list[dict]:
-    """The claims of the citations run's `words` rows with a label and checks."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    rows = json.loads(opener(path, "rt").read())["rows"]
-    return [c for name, row in rows.items() if name.endswith(" words")
-            for c in row["claims"] if c["right"] is not None and c.get("checks")]
+def labelled(paths: list[Path]) -> list[dict]:
+    """The labelled claims with checks of every file, each (question, claim text) once, marked with
+    its file (`source`): a citations run's `words` rows, an answers run's claims labelled against the
+    items of the citations runs before it."""
+    items: dict[str, dict] = {}
+    found: dict[tuple, dict] = {}
+    for path in paths:
+        rows = json.loads((gzip.open if path.suffix == ".gz" else open)(path, "rt").read())["rows"]
+        claims = []
+        for name, row in rows.items():
+            items |= {i["id"]: i for i in row.get("items", [])}
+            if name.endswith(" words"):
+                claims += row["claims"]
+            elif "answers" in row and "claims" not in row:  # an answers run: label its claims here
+                answers = [a for a in row["answers"] if a.get("id") in items]
+                claims += claim_rows([items[a["id"]] for a in answers], answers)
+        for c in claims:
+            if c["right"] is not None and c.get("checks"):
+                found.setdefault((c["id"], c["text"]), {**c, "source": path.name})
+    return list(found.values())
 
 
 def half(claim: dict) -> int:
@@ -84,7 +104,7 @@ def confusion(flagged: np.ndarray, wrong: np.ndarray, weight: np.ndarray) -> dic
 
 
 def held_out(claims: list[dict]) -> dict:
-    """Each half scored by the model fitted on the other, pooled; and the uncalibrated flag."""
+    """Each half scored by the model fitted on the other, pooled."""
     flagged, wrong, thresholds, order = [], [], [], []
     for side in (0, 1):
         train = [c for c in claims if half(c) != side]
@@ -96,35 +116,48 @@ def held_out(claims: list[dict]) -> dict:
         flagged += list(model.probability(matrix(test)) < model.threshold)
         wrong += [not c["right"] for c in test]
         order += test
-    old = np.array([min(c["checks"]["answers"], c["checks"]["says"]) < FALLBACK for c in order])
     truth = np.array(wrong)
-    return {"held_out": confusion(np.array(flagged), truth, weights(order)), "thresholds": thresholds,
-            "uncalibrated": confusion(old, truth, weights(order))}
+    return {"held_out": confusion(np.array(flagged), truth, weights(order)), "thresholds": thresholds}
+
+
+def uncalibrated(claims: list[dict]) -> dict:
+    """The flag without a fit (support under `FALLBACK`) over all claims, each half and each file."""
+    parts = {"uncalibrated": claims} | {f"uncalibrated, half {side}": [c for c in claims if half(c) == side]
+                                        for side in (0, 1)}
+    parts |= {f"uncalibrated, {name}": [c for c in claims if c["source"] == name]
+              for name in dict.fromkeys(c["source"] for c in claims)}
+    return {name: confusion(np.array([min(c["checks"]["answers"], c["checks"]["says"]) < FALLBACK for c in part]),
+                            np.array([not c["right"] for c in part]), weights(part))
+            for name, part in parts.items() if part}
 
 
 def table(result: dict) -> str:
     keys = ("flagged_wrong", "flagged_right", "passed_wrong", "passed_right", "precision", "recall",
             "precision_by_question", "recall_by_question")
     lines = ["| flag | " + " | ".join(keys) + " |", "|" + "---|" * (len(keys) + 1)]
-    for name in ("held_out", "fitted_on_all", "uncalibrated"):
-        if name in result:
-            lines.append(f"| {name} | " + " | ".join(str(result[name][k]) for k in keys) + " |")
+    for name, cells in result.items():
+        if isinstance(cells, dict) and "precision" in cells:
+            lines.append(f"| {name} | " + " | ".join(str(cells[k]) for k in keys) + " |")
     return "\n".join(lines)
 
 
 def options(parser) -> None:
-    parser.add_argument("--answers", type=Path, default=OUT / "citations.json.gz",
-                        help="the citations run's file (python -m benchmarks citations)")
+    parser.add_argument("--answers", type=Path, action="append",
+                        help="a citations run's file (python -m benchmarks citations; default "
+                             "bench-results/citations.json.gz), then answers runs' (repeatable)")
     parser.add_argument("--refit", action="store_true", help=f"fit on every labelled claim and write {WEIGHTS.name}")
 
 
 def main(run) -> dict:
-    claims = labelled(run.args.answers)
-    result = {"claims": len(claims), "wrong": sum(not c["right"] for c in claims), **held_out(claims)}
+    files = run.args.answers or [OUT / "citations.json.gz"]
+    claims = labelled(files)
+    result = {"claims": len(claims), "wrong": sum(not c["right"] for c in claims),
+              "questions": len({c["id"] for c in claims}), **held_out(claims)}
     model = fit(claims)
     p = model.probability(matrix(claims))
     wrong = np.array([not c["right"] for c in claims])
     result["fitted_on_all"] = confusion(p < model.threshold, wrong, weights(claims))
+    result |= uncalibrated(claims)
     if run.args.refit:
         fitted_on = {k: result[k] for k in ("claims", "wrong", "held_out", "thresholds")}
         data = {**model.__dict__, "features": list(model.features), "fitted_on": fitted_on}
@@ -133,11 +166,13 @@ def main(run) -> dict:
     print(text)
     write_report(ROOT / "results" / "support" / "README.md", "\n".join([
         "# The support flag, fitted and held out", "", "Produced by:", "", "```", run.command, "```", "",
-        f"{result['claims']} labelled claims ({result['wrong']} wrong) from `{run.args.answers.name}` "
-        "(moment benchmark DEV and TEST, real-speech dev set). `held_out`: each half of the questions scored by "
+        f"{result['claims']} labelled claims ({result['wrong']} wrong) of {result['questions']} questions from "
+        + ", ".join(f"`{f.name}`" for f in files) + " (moment benchmark DEV and TEST, real-speech dev set). "
+        "`held_out`: each half of the questions scored by "
         f"the model fitted on the other (thresholds {result['thresholds']}); `fitted_on_all`: the "
         f"model fitted on all of them, on its own fit data (threshold {model.threshold:.3f}); `uncalibrated`: "
-        "the lesser of the judge's two probabilities under 0.3, as before the fit. A flagged claim is one "
+        "the lesser of the judge's two probabilities under 0.3, as shipped (over all claims, each half, each "
+        "file). A flagged claim is one "
         "marked unsupported; `_by_question`: each question's claims weigh one in all.", "",
         text, "", f"Code: `{revision()}`.", ""]), NOTES)
     return result
