@@ -11,7 +11,7 @@ from tests.judge_double import KeywordJudge
 from videorag.config import JudgeConfig, RerankConfig, SearchConfig
 from videorag.embed.hashing import HashingEmbedder
 from videorag.methods import create_method
-from videorag.methods.judged import StepCandidate, on_screen, with_vectors
+from videorag.methods.judged import StepCandidate, _own_vectors, on_screen, with_vectors
 from videorag.rerank import RERANKERS
 from videorag.retrieve import Corpus, Level, Searcher
 from videorag.retrieve.base import Candidate
@@ -131,6 +131,7 @@ def test_a_steps_own_sentence_similarity_lifts_it_before_the_judge_reads():
     query = "which tomatoes do I pick when they start to blush"
     qc = SimpleNamespace(searcher=SimpleNamespace(embedder=embedder), vector=lambda: embedder.embed([query])[0],
                          corpus=SimpleNamespace(videos=SimpleNamespace(vectors=np.zeros((1, embedder.dim))),
+                                                segments=corpus(embedder).segments,
                                                 is_multilingual=lambda video: False))
 
     def step(text):
@@ -154,3 +155,35 @@ def test_each_judged_video_has_its_best_step_among_the_candidates():
     assert [(s.cited.video, s.score(0)) for s in _chosen(found, 5, 0.5, True)] == [
         (0, 0.9), (0, 0.8), (0, 0.7), (1, 0.3), (2, 0.2)
     ]
+
+
+class Counted(HashingEmbedder):
+    """The hashing embedder, keeping every text it was asked to embed."""
+
+    def __init__(self):
+        super().__init__()
+        self.texts: list[str] = []
+
+    def embed(self, texts):
+        self.texts += list(texts)
+        return super().embed(texts)
+
+
+@pytest.mark.parametrize("context", [False, True])
+def test_a_step_that_is_a_whole_segment_takes_the_index_vector_once_checked(context):
+    embedder, part = Counted(), "pick every fruit that has started to blush"   # a sentence cut from a segment
+    texts = [GARDEN[2][0], GARDEN[3][0], GARDEN[4][0], part]
+    made = corpus(HashingEmbedder())
+    if context:   # an index whose segment vectors embedded their neighbours too (`ingest.segment_context`)
+        level = made.segments
+        said = [" ".join(level.texts[max(i - 1, 0) : i + 2]) for i in range(len(level.texts))]
+        made.segments = Level.build(level.owner, level.starts, level.ends, level.texts, HashingEmbedder().embed(said))
+    qc = SimpleNamespace(searcher=SimpleNamespace(embedder=embedder), vector=lambda: HashingEmbedder().embed(["q"])[0],
+                         corpus=made)
+    found = [StepCandidate(c := Candidate(0, "step", 0.0, 1.0, 0.0, "text", t), c, t, 0.5, 1.0) for t in texts]
+    embedder.texts = []
+    vectors, _ = _own_vectors(qc, found)
+    assert np.allclose(vectors, HashingEmbedder().embed(texts))   # the same vectors either way
+    # embedded: the cut sentence and the first whole segment (the check); the rest read from the index
+    # unless the check finds the index embedded something else
+    assert sorted(embedder.texts) == sorted(texts if context else [GARDEN[2][0], part])

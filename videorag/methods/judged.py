@@ -6,8 +6,9 @@
 2. A step's retrieval score mixes its video's score (min-max over those videos) with its own
    (`moments.video_weight`, as `--moments` mixes them): the best within-video relevance of the
    segments it covers (`moments.segment_relevance`) beside the best score of the method's
-   moments it overlaps; the best 30 are then embedded and a third of their own score becomes
-   their sentence's similarity to the query (with the topic discount).
+   moments it overlaps; the best 30 are then embedded (a step that is a whole segment reads the
+   index's vector of it instead) and a third of their own score becomes their sentence's
+   similarity to the query (with the topic discount).
 3. The `judge.candidates` best steps are read by the judge (the `llm` reranker: the probability
    that the passage answers the question), each with `judge.read_context` sentences on either
    side as marked context and, when the index has captions, with what the screen shows during the
@@ -40,7 +41,8 @@ from ..retrieve.searcher import top
 from ..retrieve.steps import Step, covering, steps
 
 SCREEN_SECONDS = 10.0  # on-screen text also shown this close to a step is not the step's own
-EMBEDDED = 30  # best steps embedded at query time (~130 ms on 2 cores) before the judge's are chosen
+EMBEDDED = 30  # best steps embedded (~130 ms on 2 cores if none is a whole segment) before the judge's are chosen
+SAME = 1e-5  # a stored vector within this cosine of the embedder's own is the same text embedded the same way
 
 
 class Judged:
@@ -274,17 +276,38 @@ def judge(config, resources):
 
 
 def _own_vectors(qc, found: list) -> tuple[np.ndarray, np.ndarray]:
-    """(each step's vector, the query's vector in its space): the index's embedder, or for a
-    video in another language the multilingual one (`embed.e5`)."""
+    """(each step's vector, the query's vector in its space): the index's embedder's, or for a
+    video in another language the multilingual one's (`embed.e5`). A step that is a whole segment
+    of its video takes the index's own vector of that segment when the index embedded segments
+    alone with this embedder (checked on the first: embedded too, compared), so most of a
+    clean transcript's steps need no embedding at query time."""
     other = np.asarray([qc.corpus.is_multilingual(s.cited.video) for s in found], bool)
-    texts = [s.text for s in found]
-    if not other.any():
-        return qc.searcher.embedder.embed(texts), qc.vector()
     vectors = np.zeros((len(found), len(qc.vector())), np.float32)
+    rows = _whole_segments(qc.corpus.segments, found)
+    whole = np.flatnonzero(~other & (rows >= 0))
+    embedded = np.setdiff1d(np.flatnonzero(~other), whole[1:])  # the first whole segment's step too: the check
+    embed = qc.searcher.embedder.embed
+    if len(embedded):
+        vectors[embedded] = embed([found[i].text for i in embedded])
+    if len(whole):
+        stored = np.asarray(qc.corpus.segments.vectors[rows[whole]], np.float32)
+        if float(stored[0] @ vectors[whole[0]]) >= 1 - SAME:
+            vectors[whole[1:]] = stored[1:]
+        elif len(whole) > 1:
+            vectors[whole[1:]] = embed([found[i].text for i in whole[1:]])
+    if not other.any():
+        return vectors, qc.vector()
     queries = np.tile(qc.vector(), (len(found), 1))
-    if (~other).any():
-        vectors[~other] = qc.searcher.embedder.embed([t for t, o in zip(texts, other, strict=True) if not o])
-    if other.any():
-        vectors[other] = e5_of(qc.searcher.resources).embed([t for t, o in zip(texts, other, strict=True) if o])
-        queries[other] = qc.multilingual_vector()
+    vectors[other] = e5_of(qc.searcher.resources).embed([s.text for s, o in zip(found, other, strict=True) if o])
+    queries[other] = qc.multilingual_vector()
     return vectors, queries
+
+
+def _whole_segments(level, found: list) -> np.ndarray:
+    """Each step's row in `level` where one segment of its video says exactly its sentence; -1
+    where none does (a sentence cut from a longer segment, or glued from several)."""
+    said: dict[int, dict[str, int]] = {}
+    for video in {s.cited.video for s in found}:
+        lo, hi = level.span(video)
+        said[video] = {" ".join(level.texts[r].split()): r for r in range(lo, hi)}
+    return np.array([said[s.cited.video].get(s.text, -1) for s in found], np.int64)
