@@ -43,9 +43,17 @@ def run_demo(folder: Path, config: Config) -> int:
     _say(
         f'Try it yourself: videorag search "how do I patch a tube" [--judge]\n'
         f"or in a browser: videorag serve  then open http://127.0.0.1:8000\n"
-        f"(commands without --index now use {rag.location}; `videorag info` says which index and why)"
+        f"(commands without --index now use {rag.location}; `videorag info` says which index and why)" + _faster()
     )
     return EXIT_PARTIAL if report.partial else EXIT_OK
+
+
+def _faster() -> str:
+    """A line on a faster build of llama.cpp for this CPU, where there is one to make."""
+    from ..llm.gguf import native_hint
+
+    hint = native_hint()
+    return f"\nfaster answers on this machine: {hint}" if hint else ""
 
 
 def _say(text: str) -> None:
