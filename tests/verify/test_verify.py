@@ -122,10 +122,13 @@ def test_a_sentence_that_only_points_at_the_evidence_is_no_claim():
     from videorag.verify.claims import says_something
 
     for filler in ("This is mentioned in at about 0:18 [2].", "This is mentioned in moment [3].",
-                   "You can see this in the video at 1:02–1:10.", "As shown in the clip."):
+                   "You can see this in the video at 1:02–1:10.", "As shown in the clip.",
+                   "This is mentioned in at around 0:18.", "This is explained in moment 2, starting at 0:18.",
+                   "It is mentioned in the first moment.", "See clip #3 at approximately 2:10."):
         assert not says_something(filler), filler
     for claim in ("Yes [1].", "No, not yet.", "Hold it for thirty seconds [2].", "The video shows how to sand it.",
-                  "Heat the water to 94 degrees [1]."):
+                  "Heat the water to 94 degrees [1].", "About 4 minutes [1].", "Sand the area around the hole.",
+                  "The second coat goes on after four hours.", "Start the engine first."):
         assert says_something(claim), claim
     out = verify(answer("Sand the area around the hole [1]. This is mentioned at about 0:12 [1]."), evidence(),
                  SupportJudge(), VerifyConfig())

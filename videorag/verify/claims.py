@@ -37,6 +37,12 @@ def split_claims(text: str, moments: int) -> list[Claim]:
 
 
 _TIMES = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s*[–-]\s*\d{1,2}:\d{2}(?::\d{2})?)?")
+_MATERIAL = r"(?:moments?|videos?|clips?|passages?|excerpts?|parts?|sections?|transcripts?)"
+# which piece of the material a sentence points at: "the first moment", "moment 2", "clip #3" (no content)
+_WHICH = re.compile(
+    rf"\b(?:(?:first|second|third|last|next|previous|other)\s+{_MATERIAL}|{_MATERIAL}\s*(?:#|no\.?|number)?\s*\d+)\b",
+    re.IGNORECASE,
+)
 # words that point at the material instead of saying something from it ("this is mentioned in moment 2")
 POINTING = frozenset(
     stem(w)
@@ -44,7 +50,8 @@ POINTING = frozenset(
     explains show shown shows showed describe described describes discuss discussed discusses note noted notes
     refer refers referred cover covered covers see seen find found list listed give given provide provided
     video videos clip clips moment moments transcript transcripts passage passages part parts section sections
-    time times timestamp minute minutes second seconds point points""".split()
+    time times timestamp minute minutes second seconds point points mark around approximately roughly near start
+    starts starting""".split()
 )
 
 
@@ -52,7 +59,7 @@ def says_something(text: str) -> bool:
     """Whether a claim says anything beyond pointing at the evidence: some content word that is
     not a word for the material or for its being said or shown (time stamps out too). A claim of
     stop words alone ("Yes.", "No, not yet.") says something: it answers."""
-    words = tokenize(_TIMES.sub(" ", _MARKS.sub("", text)))
+    words = tokenize(_WHICH.sub(" ", _TIMES.sub(" ", _MARKS.sub("", text))))
     return not words or any(w not in POINTING for w in words)
 
 
