@@ -11,7 +11,7 @@ holds it when it is 15 s or shorter and covers half of that run or half a second
 run states the fact (a misheard one), when it is on the gold window (`videorag.eval.answers`,
 `cited_on_words`).
 
-    python -m benchmarks citations [--limit N] [--set ...] [--rescore OUT/citations.json.gz]
+    python -m benchmarks citations [--limit N] [--row words|sentence ...] [--set ...] [--rescore OUT/citations.json.gz]
 prints the table and writes OUT/citations.json.gz (every answer, with its items' `said`) and
 results/citations/README.md; `--rescore FILE` scores a run's answers anew (no question asked).
 """
@@ -102,6 +102,8 @@ def main(run) -> dict:
     rows: dict[str, dict] = {}
     for name, (rag, items) in sets(run).items():
         for label, setting in ROWS.items():
+            if run.args.row and label not in run.args.row:
+                continue
             rag.config = run.config(*shlex.split(setting))
             rag.judge.forget()
             asked = items if label == "words" else [i for i in items if i["answer"] is not None]
@@ -165,3 +167,4 @@ def write_readme(run, text: str) -> None:
 def options(parser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="the first N questions of each set (a quick look)")
     parser.add_argument("--rescore", type=Path, help="a run's OUT/citations.json.gz: its answers scored anew")
+    parser.add_argument("--row", action="append", choices=tuple(ROWS), help="only this row (repeatable; default both)")
