@@ -66,6 +66,15 @@ def test_each_claim_points_at_its_sentence_gets_its_support_and_an_unsupported_o
     assert any("on screen: Glue: wait until dull" in text for text in judge.asked)   # the verifier reads the screen too
 
 
+def test_a_claim_made_of_its_sentences_words_is_not_asked_whether_the_sentence_says_it():
+    judge = SupportJudge()
+    out = verify(answer("Around the hole, sand the area [1]."), evidence(), judge, VerifyConfig())
+    assert not any("\nClaim: " in text for text in judge.asked) and out.claims[0].checks["says"] == 1.0
+    judge = SupportJudge()   # a negation the sentence does not say is asked about
+    out = verify(answer("Do not sand the area around the hole [1]."), evidence(), judge, VerifyConfig(), decided=True)
+    assert any("\nClaim: " in text for text in judge.asked) and out.claims[0].checks["says"] == 0.1
+
+
 def test_a_quote_is_supported_only_when_it_answers_the_question():
     quoted = verify(answer("Sand the area around the hole [1].", "what is the capital of France"), evidence(),
                     SupportJudge(), VerifyConfig())

@@ -69,6 +69,23 @@ def test_verify_narrows_only_when_given_word_timings():
     assert narrow.citations[0].end - narrow.citations[0].start < 6.0
 
 
+def test_a_pair_narrowed_to_one_sentences_words_is_checked_against_that_sentence():
+    from tests.verify.test_verify import SupportJudge
+
+    roll = Segment(0.0, 6.0, "Roll the paint in a large pattern and keep a wet edge all along the wall.")
+    roll = Segment(0.0, 6.0, roll.text, timed(roll.text, 0.0))
+    dry = Segment(6.0, 9.2, "Let the first coat dry for four hours.")
+    dry = Segment(6.0, 9.2, dry.text, timed(dry.text, 6.0))
+    evidence = [Evidence(Hit("v", "/v.mp4", 0.0, 9.2, 1.0, ""), [roll, dry])]
+    cited = Citation("v", "/v.mp4", 0.0, 9.2)
+    judge = SupportJudge()
+    out = verify(Answer("how long before I add more paint", "Wait four hours before adding paint [1].", [cited], "t"),
+                 evidence, judge, VerifyConfig(), decided=True, words=lookup(roll.words + dry.words))
+    assert 6.0 - LEAD <= out.citations[0].start and out.citations[0].end <= 9.2   # the words of the second sentence
+    assert judge.asked and all("Roll the paint" not in text for text in judge.asked)   # read without the first
+    assert all("Let the first coat dry for four hours." in text for text in judge.asked)
+
+
 def test_long_segments_split_at_their_words_own_times():
     slow = timed("one two three four five six", 0.0, per_word=1.0) + timed("seven eight", 20.0)
     seg = Segment(0.0, slow[-1].end, " ".join(w.text for w in slow), slow)

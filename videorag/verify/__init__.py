@@ -7,10 +7,12 @@ mentioned at 0:18 [2].") is dropped, not flagged (`claims.says_something`). Each
 citations are narrowed to the sentence of the cited excerpt that says it (`pointing`), and the
 answer is rewritten with its markers after the words they support, numbered in order; where the
 index has word timings, each cited sentence is narrowed to the words that say its claims
-(`words`). The judge
-(the `llm` reranker that chooses moments) then reads each cited sentence — and what the screen
-shows — and gives a claim's checks: P(the cited words answer the question) and, for a claim that
-is not a quote of them, P(they say what the claim says), beside the share of its words they say;
+(`words`; of two adjacent sentences cited together, the one those words lie in is what is then
+checked). The judge (the `llm` reranker that chooses moments) then reads each cited sentence — and
+what the screen shows — and gives a claim's checks: P(the cited words answer the question) and,
+for a claim that is neither a quote of them nor made of their words alone (every content word of
+it said there, a negation in both or neither), P(they say what the claim says), beside the share
+of its words they say;
 its support is P(the claim is right) fitted on them (`support`). A quote is not supported by
 being a quote. A claim under the fitted threshold (or `VerifyConfig.threshold`) is unsupported:
 marked (default) or dropped. When the generator says the moments do not cover the question, or no claim
@@ -34,7 +36,7 @@ from ..types import Answer, Claim
 from .claims import NOT_COVERED, marked, says_not_covered, says_something, split_claims
 from .pointing import Pointed, point
 from .support import overlap, probability, threshold
-from .words import Words, at_words
+from .words import Words, at_words, said_between, terms
 
 __all__ = ["ABSTAINED", "NOT_COVERED", "split_claims", "verify"]
 
@@ -65,8 +67,9 @@ def verify(
             return abstain(answer)
     cited = point(claims, answer.citations, evidence, embedder)
     answer.citations = [p.citation for p in cited]
-    if words is not None:
+    if words is not None:  # cited at the words; checked against the sentence that says them
         answer.citations = at_words(answer.citations, claims, answer.question, words)
+        cited = [p.holding(*said_between(c, p.citation)) for p, c in zip(cited, answer.citations, strict=True)]
     if judge is not None:
         _support(answer.question, claims, cited, _screens(cited, evidence), judge)
         for claim in claims:
@@ -113,7 +116,7 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
         (i, j): (supports(passages[j], claims[i].text), [])
         for i, claim in enumerate(claims)
         for j in claim.citations
-        if j in answers and not _quotes(cited[j].text, claim.text)
+        if j in answers and not _quotes(cited[j].text, claim.text) and not _restates(cited[j].text, claim.text)
     }
     asks = list(answers.values()) + list(says.values())
     if asks:
@@ -144,6 +147,21 @@ def _quotes(sentence: str, claim: str) -> bool:
         return " ".join("".join(ch for ch in text.lower() if ch.isalnum() or ch.isspace()).split())
 
     return bool(words(claim)) and words(claim) in words(sentence)
+
+
+_NEGATIONS = frozenset("not no never nothing none nor neither without cannot".split())
+
+
+def _restates(sentence: str, claim: str) -> bool:
+    """Whether the claim is made of the sentence's words: every content word of it (stems, numbers
+    as digits) said there, and a negation in both or in neither ("do not use soap" is not made of
+    "use soap")."""
+
+    def negated(text: str) -> bool:
+        return any(w in _NEGATIONS or w.endswith("n't") for w in text.lower().replace("’", "'").split())
+
+    claimed = set(terms(claim))
+    return bool(claimed) and claimed <= set(terms(sentence)) and negated(claim) == negated(sentence)
 
 
 def _screens(cited: list[Pointed], evidence: list) -> list[str]:

@@ -29,10 +29,17 @@ KEEP = 0.8  # a cited moment whose best sentence scores under this share of the 
 
 @dataclass(frozen=True)
 class Pointed:
-    """A cited sentence: its citation and what it says."""
+    """A cited sentence (or two adjacent ones: `parts`): its citation and what it says."""
 
     citation: Citation
     text: str
+    parts: tuple[Pointed, ...] = ()
+
+    def holding(self, start: float, end: float) -> Pointed:
+        """What is cited of it once the citation holds [start, end] alone: the sentence of a pair
+        whose words lie there (itself when both do, or when it is one sentence)."""
+        held = [p for p in self.parts if p.citation.start < end and p.citation.end > start]
+        return held[0] if len(held) == 1 else self
 
 
 def point(claims: list[Claim], citations: list[Citation], evidence: list, embedder=None) -> list[Pointed]:
@@ -63,15 +70,20 @@ def _sentences(citation: Citation, evidence: list) -> list[tuple[Pointed, bool]]
         ):
             segs = [s for s in ev.segments if s.start < citation.end and s.end > citation.start]
             found = steps([s.start for s in segs], [s.end for s in segs], [s.text for s in segs])
-            single = [
-                (Pointed(Citation(citation.video_id, citation.path, s.start, s.end), s.text), False) for s in found
-            ]
+            single = [Pointed(Citation(citation.video_id, citation.path, s.start, s.end), s.text) for s in found]
             pairs = [
-                (Pointed(Citation(citation.video_id, citation.path, a.start, b.end), f"{a.text} {b.text}"), True)
-                for a, b in itertools.pairwise(found)
-                if b.end - a.start <= MAX_SECONDS
+                (
+                    Pointed(
+                        Citation(citation.video_id, citation.path, a.citation.start, b.citation.end),
+                        f"{a.text} {b.text}",
+                        (a, b),
+                    ),
+                    True,
+                )
+                for a, b in itertools.pairwise(single)
+                if b.citation.end - a.citation.start <= MAX_SECONDS
             ]
-            return single + pairs if single else [(Pointed(citation, ev.transcript), False)]
+            return [(p, False) for p in single] + pairs if single else [(Pointed(citation, ev.transcript), False)]
     return [(Pointed(citation, ""), False)]
 
 

@@ -54,6 +54,14 @@ def at_words(citations: list[Citation], claims: list[Claim], question: str, word
     return out
 
 
+def said_between(narrowed: Citation, cited: Citation) -> tuple[float, float]:
+    """Where the words of a citation `at_words` narrowed from `cited` are said: inside its lead-in
+    and tail (up to the cited span's own edges, which they do not pass)."""
+    start = narrowed.start + LEAD if narrowed.start > cited.start else narrowed.start
+    end = narrowed.end - TAIL if narrowed.end < cited.end else narrowed.end
+    return start, max(start, end)
+
+
 def _inside(word: Word, citation: Citation) -> bool:
     middle = (word.start + word.end) / 2
     return citation.start <= middle <= citation.end
