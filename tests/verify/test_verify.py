@@ -70,6 +70,9 @@ def test_a_claim_made_of_its_sentences_words_is_not_asked_whether_the_sentence_s
     judge = SupportJudge()
     out = verify(answer("Around the hole, sand the area [1]."), evidence(), judge, VerifyConfig())
     assert not any("\nClaim: " in text for text in judge.asked) and out.claims[0].checks["says"] == 1.0
+    judge = SupportJudge()   # framed by the question's own words ("patch", "tube"): the sentence says the rest
+    out = verify(answer("To patch the tube, sand the area around the hole [1]."), evidence(), judge, VerifyConfig())
+    assert not any("\nClaim: " in text for text in judge.asked) and out.claims[0].checks["says"] == 1.0
     judge = SupportJudge()   # a negation the sentence does not say is asked about
     out = verify(answer("Do not sand the area around the hole [1]."), evidence(), judge, VerifyConfig(), decided=True)
     assert any("\nClaim: " in text for text in judge.asked) and out.claims[0].checks["says"] == 0.1

@@ -11,8 +11,8 @@ index has word timings, each cited sentence is narrowed to the words that say it
 checked). The judge (the `llm` reranker that chooses moments) then reads each cited sentence — and
 what the screen shows — and gives a claim's checks: P(the cited words answer the question) and,
 for a claim that is neither a quote of them nor made of their words alone (every content word of
-it said there, a negation in both or neither), P(they say what the claim says), beside the share
-of its words they say;
+it said there but for the question's own, a negation in both or neither), P(they say what the
+claim says), beside the share of its words they say;
 its support is P(the claim is right) fitted on them (`support`). A quote is not supported by
 being a quote. A claim under the fitted threshold (or `VerifyConfig.threshold`) is unsupported:
 marked (default) or dropped. When the generator says the moments do not cover the question, or no claim
@@ -116,7 +116,7 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
         (i, j): (supports(passages[j], claims[i].text), [])
         for i, claim in enumerate(claims)
         for j in claim.citations
-        if j in answers and not _quotes(cited[j].text, claim.text) and not _restates(cited[j].text, claim.text)
+        if j in answers and not (_quotes(cited[j].text, claim.text) or _restates(cited[j].text, claim.text, question))
     }
     asks = list(answers.values()) + list(says.values())
     if asks:
@@ -152,15 +152,16 @@ def _quotes(sentence: str, claim: str) -> bool:
 _NEGATIONS = frozenset("not no never nothing none nor neither without cannot".split())
 
 
-def _restates(sentence: str, claim: str) -> bool:
+def _restates(sentence: str, claim: str, question: str = "") -> bool:
     """Whether the claim is made of the sentence's words: every content word of it (stems, numbers
-    as digits) said there, and a negation in both or in neither ("do not use soap" is not made of
-    "use soap")."""
+    as digits) said there, but for the question's own (a claim framed by the question: "To find the
+    leak, pump air into the tube"; whether the sentence answers the question is the other check),
+    and a negation in both or in neither ("do not use soap" is not made of "use soap")."""
 
     def negated(text: str) -> bool:
         return any(w in _NEGATIONS or w.endswith("n't") for w in text.lower().replace("’", "'").split())
 
-    claimed = set(terms(claim))
+    claimed = set(terms(claim)) - set(terms(question))
     return bool(claimed) and claimed <= set(terms(sentence)) and negated(claim) == negated(sentence)
 
 

@@ -1,10 +1,10 @@
 """A claim's support as a calibrated probability: P(the claim is right), a logistic regression over
 the judge's readings of the sentence it cites best — `answers`: P(the cited words answer the
 question); `says`: P(they say what the claim says), 1 for a quote of them or a claim made of their
-words alone; `overlap`: the share of the claim's content words (stems, numbers included) they say
-— fitted on labelled claims of the benchmarks' answers (`python -m benchmarks support --refit`;
-the weights, the threshold chosen on the fit data and the held-out figures in `support.json` beside
-this file). Without that file —
+words and the question's alone; `overlap`: the share of the claim's content words (stems, numbers
+included) they say — fitted on labelled claims of the benchmarks' answers (`python -m benchmarks
+support --refit`; the weights, the threshold chosen on the fit data and the held-out figures in
+`support.json` beside this file). Without that file —
 none ships: fitted on the labelled claims there are, it did no better held out than the
 uncalibrated score (results/support/) — support is the lesser of `answers` and `says` and the
 threshold `FALLBACK`."""
