@@ -105,7 +105,7 @@ def abstain(answer: Answer) -> Answer:
 def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: list[str], judge) -> None:
     """Each claim's support: the best, over the sentences it cites, of P(they answer the question)
     — the judge's own question, remembered from judged search — and, unless the claim quotes the
-    sentence, P(it says what the claim says)."""
+    sentence or is made of its words (`_restates`), P(it says what the claim says)."""
     passages = [
         p.text + (f" [on screen: {screen}]" if screen else "") for p, screen in zip(cited, screens, strict=True)
     ]
