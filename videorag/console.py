@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from .names import printable
-from .types import span
+from .types import flag_words, span
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
 
@@ -86,7 +86,7 @@ def print_answer(answer) -> None:
         print(f"  [{n}] {Path(c.path).name} {span(c.start, c.end)}  {c.path}")
     for claim in answer.claims:
         if claim.supported is False:
-            print(f"  unsupported by its moments (support {claim.support:.2f}): {claim.text}")
+            print(f"  unsupported: {flag_words(claim.flag)} (support {claim.support:.2f}): {claim.text}")
     if answer.judge:
         print(f"  (moments chosen by the judge {answer.judge})")
     if answer.abstained and answer.answerable is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from inspect import Parameter, Signature
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, create_model
 
@@ -77,6 +77,12 @@ class Claim(BaseModel):
         None,
         description="what support is computed from: the judge's P(the cited words answer the question) "
         "(`answers`), P(they say the claim) (`says`), the share of its words they say (`overlap`); null: not verified",
+    )
+    flag: Literal["not_said", "off_question"] | None = Field(
+        None,
+        description="why it is unsupported: `not_said`, its cited moments do not say this (the judge's `says` "
+        "under the threshold); `off_question`, its cited moment says it but may not answer the question "
+        "(`answers` under it); null: supported or not verified",
     )
 
 

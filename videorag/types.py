@@ -171,6 +171,18 @@ def search_json(query: str, hits: list[Hit]) -> dict:
     }
 
 
+# Why a claim is unsupported (`Claim.flag`), in words: each way it is shown (CLI, MCP, page) says this
+FLAGS = {
+    "not_said": "its cited moments do not say this",
+    "off_question": "its cited moment says this, but it may not answer the question",
+}
+
+
+def flag_words(flag: str | None) -> str:
+    """Why an unsupported claim is, in words (a claim of an older server has no flag: not said)."""
+    return FLAGS.get(flag or "", FLAGS["not_said"])
+
+
 @dataclass
 class Claim:
     """One sentence of an answer, the citations it rests on (positions in `Answer.citations`; its
@@ -182,6 +194,7 @@ class Claim:
     support: float | None = None
     supported: bool | None = None  # support at or above the verifier's threshold (None: not verified)
     checks: dict[str, float] | None = None  # what support is computed from (`videorag.verify.support`)
+    flag: str | None = None  # why it is unsupported: a key of `FLAGS` (None: supported or not verified)
 
     def to_dict(self) -> dict:
         """`schemas.Claim`."""
@@ -192,6 +205,7 @@ class Claim:
             "support": None if self.support is None else round(float(self.support), 3),
             "supported": self.supported,
             "checks": checks,
+            "flag": self.flag,
         }
 
 

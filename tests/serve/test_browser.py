@@ -205,8 +205,8 @@ def serve_answer(page, tokens: list[str], answer: dict) -> None:
 def answer_json(text: str, citations: list[dict], claims: list[dict], abstained: bool = False) -> dict:
     """The server's JSON of an answer (`Answer.to_dict`: its citations' spans, its parts)."""
     made = Answer("q", text, [Citation(c["video_id"], c["path"], c["start"], c["end"]) for c in citations],
-                  "llama-cpp", None, [Claim(c["text"], [n - 1 for n in c["citations"]], c["support"], c["supported"])
-                                      for c in claims], abstained)
+                  "llama-cpp", None, [Claim(c["text"], [n - 1 for n in c["citations"]], c["support"], c["supported"],
+                                            flag=c.get("flag")) for c in claims], abstained)
     return made.to_dict()
 
 
@@ -360,7 +360,8 @@ def test_the_final_answer_replaces_the_stream_marks_unsupported_claims_and_its_m
     cited = cited_moments(server)
     answer = answer_json("Boil the water in a kettle [1]. Juggle three oranges while it heats [2].", cited, [
         {"text": "Boil the water in a kettle.", "citations": [1], "support": 0.91, "supported": True},
-        {"text": "Juggle three oranges while it heats.", "citations": [2], "support": 0.12, "supported": False}])
+        {"text": "Juggle three oranges while it heats.", "citations": [2], "support": 0.12, "supported": False,
+         "flag": "not_said"}])
     draft = "A draft sentence the final answer left out."
     serve_answer(page, ["Boil the water in a kettle [1]. ", "Juggle three oranges while it heats [2]. ", draft], answer)
     page.evaluate(RECORD_ADDED)
@@ -383,6 +384,18 @@ def test_the_final_answer_replaces_the_stream_marks_unsupported_claims_and_its_m
     for marker, moment in zip(markers.all(), cited):
         marker.click()
         page.wait_for_function(SEEKED, arg=[moment["start"], moment["video_id"]])
+
+
+def test_a_claim_its_moment_says_beside_the_question_is_marked_off_the_question(page):
+    cited = [{"video_id": "v0", "path": "/media/v0.mp4", "start": 25.4, "end": 29.2}]
+    answer = answer_json("Boil it [1]. Kettles whistle [1].", cited, [
+        {"text": "Boil it.", "citations": [1], "support": 0.9, "supported": True, "flag": None},
+        {"text": "Kettles whistle.", "citations": [1], "support": 0.1, "supported": False, "flag": "off_question"}])
+    serve_answer(page, ["Boil it. Kettles whistle."], answer)
+    ask(page, "how long do I boil it?")
+    assert page.inner_text("#answer") == "Boil it [1]. Kettles whistle [1]. off the question"
+    assert page.get_attribute("#answer .unsupported", "title") == (
+        "its cited moment says this, but it may not answer the question (support 0.10)")
 
 
 def test_an_answer_that_abstained_says_the_videos_do_not_cover_it(page):

@@ -299,12 +299,13 @@ def test_ask_marks_the_claims_its_moments_do_not_support(corpus):
         result = answer.structured_content
         assert result["abstained"] is False and len(result["citations"]) == 1
         assert [{k: v for k, v in c.items() if k != "checks"} for c in result["claims"]] == [
-            {"text": "Boil the water in a kettle.", "citations": [1], "support": 0.9, "supported": True},
-            {"text": "Juggle three oranges while it heats.", "citations": [1], "support": 0.12, "supported": False}]
+            {"text": "Boil the water in a kettle.", "citations": [1], "support": 0.9, "supported": True, "flag": None},
+            {"text": "Juggle three oranges while it heats.", "citations": [1], "support": 0.12, "supported": False,
+             "flag": "not_said"}]
         assert all(set(c["checks"]) == {"answers", "says", "overlap"} for c in result["claims"])
         assert answer.content[0].text.startswith(
-            f"{result['answer']}\n\nUnsupported (their cited moments do not say this):\n"
-            "- Juggle three oranges while it heats. (support 0.12)\n\nSources:\n[1] ")
+            f"{result['answer']}\n\nUnsupported:\n"
+            "- Juggle three oranges while it heats. (its cited moments do not say this; support 0.12)\n\nSources:\n[1] ")
 
     in_memory(service, talk)
 

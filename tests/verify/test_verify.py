@@ -5,7 +5,7 @@ import numpy as np
 
 from videorag.config import VerifyConfig
 from videorag.types import Evidence
-from videorag.types import Answer, Citation, Hit, Segment
+from videorag.types import FLAGS, Answer, Citation, Hit, Segment, flag_words
 from videorag.verify import ABSTAINED, split_claims, verify
 
 
@@ -59,7 +59,7 @@ def test_each_claim_points_at_its_sentence_gets_its_support_and_an_unsupported_o
     judge = SupportJudge()
     out = verify(answer("Sand the area around the hole [1]. Wait ten minutes [1]."), evidence(), judge, VerifyConfig())
     assert not out.abstained and [c.support for c in out.claims] == [0.9, 0.1]
-    assert [c.supported for c in out.claims] == [True, False]
+    assert [c.supported for c in out.claims] == [True, False] and [c.flag for c in out.claims] == [None, "not_said"]
     assert [(c.start, c.end) for c in out.citations] == [(10.0, 14.0), (14.0, 20.0)]   # the sentences, not the excerpt
     assert [c.citations for c in out.claims] == [[0], [1]]
     assert out.answer == "Sand the area around the hole [1]. Wait ten minutes [2]."   # marked, not removed
@@ -87,6 +87,17 @@ def test_a_quote_is_supported_only_when_it_answers_the_question():
     assert kept.claims[0].support == 0.9 and not any("\nClaim: " in text for text in judge.asked)
 
 
+def test_a_flag_says_whether_the_moment_does_not_say_the_claim_or_says_it_beside_the_question():
+    said = verify(answer("Wait one minute [1].", "how do I patch the hole in a tube"), evidence(), SupportJudge(),
+                  VerifyConfig(), decided=True)   # its sentence's own words, which do not name the hole or tube
+    assert said.claims[0].supported is False and said.claims[0].checks["says"] == 1.0
+    assert said.claims[0].flag == "off_question" and said.to_dict()["claims"][0]["flag"] == "off_question"
+    unsaid = verify(answer("Use a hair dryer on the hole [1]."), evidence(), SupportJudge(), VerifyConfig(),
+                    decided=True)   # answers the question's words, but the sentence does not say it
+    assert unsaid.claims[0].checks["answers"] == 0.9 and unsaid.claims[0].flag == "not_said"
+    assert flag_words("off_question").startswith("its cited moment says this") and flag_words(None) == FLAGS["not_said"]
+
+
 def test_unsupported_claims_can_be_dropped():
     out = verify(answer("Sand the area around the hole [1]. Wait ten minutes [1]."), evidence(), SupportJudge(),
                  VerifyConfig(unsupported="drop"))
@@ -109,7 +120,7 @@ def test_the_generator_saying_not_covered_abstains_even_without_a_judge():
 def test_answer_json_carries_claims_and_abstention():
     out = verify(answer("Sand the area around the hole [1]."), evidence(), SupportJudge(), VerifyConfig()).to_dict()
     assert out["claims"] == [{"text": "Sand the area around the hole.", "citations": [1], "support": 0.9, "supported": True,
-                              "checks": {"answers": 0.9, "says": 1.0, "overlap": 1.0}}]
+                              "checks": {"answers": 0.9, "says": 1.0, "overlap": 1.0}, "flag": None}]
     assert out["abstained"] is False and out["citations"][0] == Citation("v1", "/videos/tire.mp4", 10.0, 14.0).to_dict()
 
 

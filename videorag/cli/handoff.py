@@ -49,7 +49,14 @@ def answered_by_server(args) -> int | None:
 def answer(reply: dict) -> Answer:
     """An answer from its JSON (`Answer.to_dict`)."""
     claims = [
-        Claim(c["text"], [n - 1 for n in c["citations"]], c.get("support"), c.get("supported"))
+        Claim(
+            c["text"],
+            [n - 1 for n in c["citations"]],
+            c.get("support"),
+            c.get("supported"),
+            c.get("checks"),
+            c.get("flag"),
+        )
         for c in reply.get("claims", [])
     ]
     return Answer(

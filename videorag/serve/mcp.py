@@ -33,7 +33,7 @@ from ..errors import VideoRAGError
 from ..names import printable
 from ..registry import require
 from ..requests import AskRequest, SearchRequest
-from ..types import span
+from ..types import flag_words, span
 from .service import Forbidden, NotFound, ServeConfig, Service, Unauthorized, bearer
 
 require("mcp.server.mcpserver", "serve")  # the mcp SDK 2.x (1.x named the server FastMCP)
@@ -310,11 +310,15 @@ def _ask_text(result: dict) -> str:
     answer that abstained says so."""
     if result["abstained"]:
         return f"{result['answer']} (Abstained: the indexed videos do not cover this question.)"
-    unsupported = [f"- {c['text']} (support {c['support']:.2f})" for c in result["claims"] if c["supported"] is False]
+    unsupported = [
+        f"- {c['text']} ({flag_words(c.get('flag'))}; support {c['support']:.2f})"
+        for c in result["claims"]
+        if c["supported"] is False
+    ]
     sources = [f"[{n}] {_cite(c)}" for n, c in enumerate(result["citations"], 1)]
     lines = [result["answer"]]
     if unsupported:
-        lines += ["", "Unsupported (their cited moments do not say this):", *unsupported]
+        lines += ["", "Unsupported:", *unsupported]
     return "\n".join([*lines, "", "Sources:", *sources] if sources else lines)
 
 

@@ -15,11 +15,13 @@ it said there but for the question's own, a negation in both or neither), P(they
 claim says), beside the share of its words they say;
 its support is P(the claim is right) fitted on them (`support`). A quote is not supported by
 being a quote. A claim under the fitted threshold (or `VerifyConfig.threshold`) is unsupported:
-marked (default) or dropped. When the generator says the moments do not cover the question, or no claim
-is left, the answer abstains: it says the videos do not cover it, cites nothing, and `abstained`
-is true. When no claim is supported, it abstains
-too unless the answerability stage already decided that the moments answer (`decided`): that
-calibrated decision is not overruled by an uncalibrated one; its claims stay marked.
+marked (default) or dropped; its `flag` says why — its cited words do not say it (`not_said`), or
+they say it but may not answer the question (`off_question`: a true sentence beside the point).
+When the generator says the moments do not cover the question, or no claim is left, the answer
+abstains: it says the videos do not cover it, cites nothing, and `abstained` is true. When no
+claim is supported, it abstains too unless the answerability stage already decided that the
+moments answer (`decided`): that calibrated decision is not overruled by an uncalibrated one; its
+claims stay marked.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ def verify(
         for claim in claims:
             assert claim.support is not None, "`_support` gives every claim its support"
             claim.supported = claim.support >= threshold(config)
+            claim.flag = None if claim.supported else _flag(claim.checks, threshold(config))
         if not decided and not any(c.supported for c in claims):
             return abstain(answer)
         if config.unsupported == "drop":
@@ -134,6 +137,13 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
         ]
         claim.checks = max(rows, key=lambda r: min(r["answers"], r["says"]), default=None)
         claim.support = probability(claim.checks) if claim.checks is not None else 0.0
+
+
+def _flag(checks: dict[str, float] | None, limit: float) -> str:
+    """Why a claim is unsupported (`types.FLAGS`): its cited words do not say it, or they say it
+    (a quote, its words, or the judge's `says` at the threshold or above) and the lesser check was
+    whether they answer the question."""
+    return "not_said" if checks is None or checks["says"] < limit else "off_question"
 
 
 def _value(p: float) -> float:
