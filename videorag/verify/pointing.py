@@ -2,17 +2,17 @@
 whole excerpt a generator was given.
 
 A generator cites the numbered moments it read (`[1]` = an excerpt of several sentences). For each
-claim and each excerpt it cites, the excerpt's sentences (`retrieve.steps`), and pairs of adjacent
-ones up to `MAX_SECONDS` (a claim that joins two sentences), are scored by their likeness to the
-claim — the embedder's cosine beside the share of the claim's words (numbers included) they say,
-a pair paying `PAIR_COST` — and the best becomes the citation. Of several moments a claim cites,
-those whose best sentence scores under `KEEP` × the best one's are dropped: they do not say it.
-The answer's citations are then the sentences cited, each once, numbered in order of first use.
+claim and each excerpt it cites, the excerpt's sentences (`retrieve.steps`), and runs of adjacent
+ones up to `MAX_SECONDS` (a claim that joins two or three steps), are scored by their likeness to
+the claim — the embedder's cosine beside the share of the claim's words (numbers included) they
+say, each sentence beyond the first paying `PAIR_COST` — and the best becomes the citation. Of
+several moments a claim cites, those whose best sentence scores under `KEEP` × the best one's are
+dropped: they do not say it. The answer's citations are then the sentences cited, each once,
+numbered in order of first use.
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,24 +22,26 @@ from ..retrieve.steps import steps
 from ..types import Citation, Claim
 
 LEXICAL = 0.5  # share of the lexical overlap beside the embedder's cosine
-PAIR_COST = 0.05  # what citing two sentences instead of one costs in score
-MAX_SECONDS = 15.0  # a pair of sentences longer than this is not a candidate
+PAIR_COST = 0.05  # what citing each sentence beyond one costs in score
+MAX_SECONDS = 15.0  # a run of sentences longer than this is not a candidate
 KEEP = 0.8  # a cited moment whose best sentence scores under this share of the claim's best is dropped
 
 
 @dataclass(frozen=True)
 class Pointed:
-    """A cited sentence (or two adjacent ones: `parts`): its citation and what it says."""
+    """A cited sentence (or a run of adjacent ones: `parts`): its citation and what it says."""
 
     citation: Citation
     text: str
     parts: tuple[Pointed, ...] = ()
 
     def holding(self, start: float, end: float) -> Pointed:
-        """What is cited of it once the citation holds [start, end] alone: the sentence of a pair
-        whose words lie there (itself when both do, or when it is one sentence)."""
+        """What is cited of it once the citation holds [start, end] alone: the sentences of a run
+        whose words lie there (itself when all do, or when it is one sentence)."""
         held = [p for p in self.parts if p.citation.start < end and p.citation.end > start]
-        return held[0] if len(held) == 1 else self
+        if not held or len(held) == len(self.parts):
+            return self
+        return held[0] if len(held) == 1 else _joined(held)
 
 
 def point(claims: list[Claim], citations: list[Citation], evidence: list, embedder=None) -> list[Pointed]:
@@ -57,9 +59,9 @@ def point(claims: list[Claim], citations: list[Citation], evidence: list, embedd
     return chosen
 
 
-def _sentences(citation: Citation, evidence: list) -> list[tuple[Pointed, bool]]:
-    """(option, whether it is a pair of sentences) for the excerpt a citation points into: its
-    sentences inside the cited span and the adjacent pairs of them (the citation itself with its
+def _sentences(citation: Citation, evidence: list) -> list[tuple[Pointed, int]]:
+    """(option, its sentences beyond the first) for the excerpt a citation points into: its
+    sentences inside the cited span and the runs of adjacent ones (the citation itself with its
     excerpt's text when it holds no sentence)."""
     for ev in evidence:
         if (
@@ -71,23 +73,26 @@ def _sentences(citation: Citation, evidence: list) -> list[tuple[Pointed, bool]]
             segs = [s for s in ev.segments if s.start < citation.end and s.end > citation.start]
             found = steps([s.start for s in segs], [s.end for s in segs], [s.text for s in segs])
             single = [Pointed(Citation(citation.video_id, citation.path, s.start, s.end), s.text) for s in found]
-            pairs = [
-                (
-                    Pointed(
-                        Citation(citation.video_id, citation.path, a.citation.start, b.citation.end),
-                        f"{a.text} {b.text}",
-                        (a, b),
-                    ),
-                    True,
-                )
-                for a, b in itertools.pairwise(single)
-                if b.citation.end - a.citation.start <= MAX_SECONDS
+            if not single:
+                return [(Pointed(citation, ev.transcript), 0)]
+            runs = [
+                _joined(single[i:k])
+                for i in range(len(single))
+                for k in range(i + 2, len(single) + 1)
+                if single[k - 1].citation.end - single[i].citation.start <= MAX_SECONDS
             ]
-            return [(p, False) for p in single] + pairs if single else [(Pointed(citation, ev.transcript), False)]
-    return [(Pointed(citation, ""), False)]
+            return [(p, 0) for p in single] + [(r, len(r.parts) - 1) for r in runs]
+    return [(Pointed(citation, ""), 0)]
 
 
-def _best(claim: str, options: list[tuple[Pointed, bool]], embedder) -> tuple[Pointed, float]:
+def _joined(sentences: list[Pointed]) -> Pointed:
+    """Adjacent sentences cited as one run."""
+    first, last = sentences[0].citation, sentences[-1].citation
+    text = " ".join(p.text for p in sentences)
+    return Pointed(Citation(first.video_id, first.path, first.start, last.end), text, tuple(sentences))
+
+
+def _best(claim: str, options: list[tuple[Pointed, int]], embedder) -> tuple[Pointed, float]:
     """The option most like the claim, and its score."""
     texts = [o.text for o, _ in options]
     terms = set(tokenize(claim))
@@ -95,6 +100,6 @@ def _best(claim: str, options: list[tuple[Pointed, bool]], embedder) -> tuple[Po
     if embedder is not None:
         vectors = embedder.embed([claim, *texts])
         score = (1 - LEXICAL) * (vectors[1:] @ vectors[0]) + LEXICAL * score
-    score = score - PAIR_COST * np.array([pair for _, pair in options])
+    score = score - PAIR_COST * np.array([more for _, more in options])
     best = int(np.argmax(score))
     return options[best][0], float(score[best])
