@@ -5,8 +5,9 @@ import numpy as np
 
 from videorag.config import VerifyConfig
 from videorag.types import Evidence
-from videorag.types import FLAGS, Answer, Citation, Hit, Segment, flag_words
+from videorag.types import FLAGS, Answer, Citation, Claim, Hit, Segment, flag_words
 from videorag.verify import ABSTAINED, split_claims, verify
+from videorag.verify.pointing import point
 
 
 def test_claims_carry_their_citation_markers_and_lean_on_the_sentence_before():
@@ -139,6 +140,19 @@ def test_a_claim_joining_two_sentences_cites_both_and_a_moment_that_does_not_say
     out = verify(two, evidence() + [other], None, VerifyConfig())
     assert [(c.video_id, c.start, c.end) for c in out.citations] == [("v1", 10.0, 20.0)]   # the pair, not the paint
     assert out.answer == "Sand the area around the hole and wait one minute [1]."
+
+
+def test_a_claim_joining_three_steps_cites_the_three_and_one_held_by_two_of_them_is_read_as_those_two():
+    steps = [Segment(8.8, 13.2, "Use two tire levers to pry the tire off the rim."),
+             Segment(13.2, 18.0, "Pull out the inner tube and pump some air into it."),
+             Segment(18.0, 23.4, "Rough up the area around the hole with sandpaper."),
+             Segment(23.4, 40.0, "Wait one minute until the glue turns dull.")]
+    three = Evidence(Hit("v1", "/videos/tire.mp4", 8.8, 40.0, 1.0, ""), steps)
+    claim = "Pry the tire off with tire levers, pull out the inner tube, pump air into it and rough up the hole."
+    out = verify(Answer("how do I fix a flat", f"{claim} [1]", [three.citation], "test"), [three], None, VerifyConfig())
+    assert [(c.start, c.end) for c in out.citations] == [(8.8, 23.4)]   # not a pair of them, nor the 31-s excerpt
+    run = point([Claim(claim, [0])], [three.citation], [three])[0]
+    assert run.holding(14.0, 22.0).text == f"{steps[1].text} {steps[2].text}" and run.holding(9.0, 23.0) is run
 
 
 def test_a_sentence_that_only_points_at_the_evidence_is_no_claim():
