@@ -127,6 +127,8 @@ def test_ingest_stores_chapters_the_cli_lists_them_and_optimize_gives_an_older_i
     assert [round(c["start"]) for c in found["chapters"]] == [0, 70, 140] and found["path"] == str(lecture)
     shown = videorag_cli("chapters", found["video_id"], "--index", str(index))
     assert shown.stdout.splitlines()[1].split()[0] == "0:00–1:10", shown.stdout
+    by_name = videorag_cli("chapters", "lecture.mp4", "--index", str(index), "--json")   # its file name alone
+    assert json.loads(by_name.stdout)["video_id"] == found["video_id"], by_name.stderr
 
     meta = json.loads((index / "videorag.json").read_text())  # as an index made before chapters
     (index / "videorag.json").write_text(json.dumps({**meta, "format": 3}))

@@ -130,3 +130,20 @@ def test_a_silent_video_gives_a_silent_clip(tmp_path):
     source = tiny_video(tmp_path / "silent.mp4", seconds=6, srt=False)
     with av.open(str(cut(source, 1, 3.5, tmp_path / "clip.mp4"))) as clip:
         assert [s.type for s in clip.streams] == ["video"] and abs(clip.duration / 1e6 - 2.5) <= 0.5
+
+
+def test_a_video_is_named_by_id_path_or_a_file_name_only_one_indexed_video_has():
+    from types import SimpleNamespace
+
+    from videorag.cli.commands import _video
+    from videorag.errors import IndexError_
+
+    rows = [{"video_id": "a1", "path": "/talks/intro.mp4", "duration": 9.0},
+            {"video_id": "b2", "path": "/clips/intro.mp4", "duration": 5.0},
+            {"video_id": "c3", "path": "/clips/tire.mp4", "duration": 7.0}]
+    table = SimpleNamespace(to_pylist=lambda: rows)
+    rag = SimpleNamespace(library=SimpleNamespace(index=SimpleNamespace(videos=lambda columns: table)))
+    assert _video(rag, "tire.mp4")["video_id"] == "c3" and _video(rag, "b2")["path"] == "/clips/intro.mp4"
+    assert _video(rag, "/talks/intro.mp4")["video_id"] == "a1"
+    with pytest.raises(IndexError_, match=r"2 indexed videos are named 'intro.mp4' \(/talks/intro.mp4, /clips/intro"):
+        _video(rag, "intro.mp4")

@@ -67,13 +67,18 @@ def cmd_remove(rag, args) -> int:
 
 
 def _video(rag, name: str) -> dict:
-    """The `videos` row (id, path, duration) of the indexed video `name` gives by id or path."""
+    """The `videos` row (id, path, duration) of the indexed video `name` gives by id or path, or by
+    its file name when one indexed video has it."""
     from ..names import named
 
-    rows = named(rag.library.index.videos(["video_id", "path", "duration"]).to_pylist(), name)
-    if not rows:
-        raise IndexError_(f"no indexed video is {name!r}", "give an id or path `videorag info --json` lists")
-    return rows[0]
+    rows = rag.library.index.videos(["video_id", "path", "duration"]).to_pylist()
+    found = named(rows, name) or [r for r in rows if Path(r["path"]).name == name]
+    if not found:
+        raise IndexError_(f"no indexed video is {name!r}", "give an id, path or file name `videorag info --json` lists")
+    if len(found) > 1:
+        paths = ", ".join(r["path"] for r in found[:3])
+        raise IndexError_(f"{len(found)} indexed videos are named {name!r} ({paths})", "give its path or id")
+    return found[0]
 
 
 def cmd_clip(rag, args) -> int:

@@ -13,6 +13,7 @@ from ..options import CONFIG, REQUESTS, SERVE
 
 DESCRIPTION = "The `videorag` command line. Exit status: 0 ok, 1 error, 2 usage, 3 partial (some files failed)."
 JSON = (("--json",), {"action": "store_true", "help": "print one JSON object"})
+VIDEO = (("video",), {"metavar": "VIDEO", "help": "the video's id, path or file name (`videorag info --json`)"})
 INDEX = (
     ("--index",),
     {
@@ -54,7 +55,7 @@ SUBCOMMANDS: dict[str, tuple[str, list[Argument]]] = {
     "clip": (
         "cut a span of an indexed video out as an MP4 (re-encoded: accurate to a frame, audio kept)",
         [
-            (("video",), {"metavar": "VIDEO", "help": "the video's id or path (`videorag info --json` lists them)"}),
+            VIDEO,
             (("start",), {"metavar": "START", "help": "seconds (75.5) or m:ss (1:15)"}),
             (("end",), {"metavar": "END", "help": "seconds or m:ss"}),
             (("-o", "--output"), {"required": True, "type": Path, "metavar": "OUT.mp4"}),
@@ -64,7 +65,7 @@ SUBCOMMANDS: dict[str, tuple[str, list[Argument]]] = {
     "chapters": (
         "a video's chapters: its topics, each with a start, an end and a short title",
         [
-            (("video",), {"metavar": "VIDEO", "help": "the video's id or path (`videorag info --json` lists them)"}),
+            VIDEO,
             JSON,
         ],
     ),
