@@ -22,6 +22,11 @@ def test_a_sentence_cut_by_the_recogniser_is_joined_across_segments():
         (0.0, 8.0, "Before you touch anything, shut off the two valves under the sink.")]
 
 
+def test_an_abbreviations_period_ends_no_step():
+    found = steps([0.0, 7.0], [7.0, 11.0], ["In, Mr. John Dashwood had leisure. Use salt, e.g. coarse", "salt."])
+    assert [s.text for s in found] == ["In, Mr. John Dashwood had leisure.", "Use salt, e.g. coarse salt."]
+
+
 def test_a_pause_ends_a_sentence_without_punctuation():
     found = steps([0.0, 5.0, 5.3], [4.0, 5.2, 7.0], ["quick break", "grab a coffee", "and we are back."], pause=0.8)
     assert [s.text for s in found] == ["quick break", "grab a coffee and we are back."]

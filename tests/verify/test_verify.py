@@ -17,6 +17,9 @@ def test_claims_carry_their_citation_markers_and_lean_on_the_sentence_before():
                                         "Press the patch.", "Done."]
     assert [c.citations for c in claims] == [[1], [1], [0, 2], [0, 2]]   # [7] does not exist: ignored
     assert split_claims("No markers at all.", moments=2)[0].citations == [0, 1]
+    kept = split_claims("In, Mr. John Dashwood had leisure [1]. Dr. Who cites nothing.", moments=2)
+    assert [(c.text, c.citations) for c in kept] == [("In, Mr. John Dashwood had leisure.", [0]),
+                                                    ("Dr. Who cites nothing.", [0])]   # no claim "In, Mr."
 
 
 class SupportJudge:

@@ -20,9 +20,30 @@ _WORD = re.compile(rf"[{_IDEOGRAPH}]|[^\W_{_IDEOGRAPH}]+(?:'[^\W_{_IDEOGRAPH}]+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
+# a period after these ends no sentence: "Mr. John Dashwood", "e.g. salt", "John F. Kennedy"
+ABBREVIATIONS = frozenset("mr mrs ms dr prof st mt vs approx fig e.g i.e".split())
+_INITIAL = re.compile(r"[A-HJ-Z]\.")  # a name's initial ("F."), not "I."
+
+
+def abbreviated(text: str) -> bool:
+    """Whether `text` ends in an abbreviation's period (or a name's initial), not a sentence's."""
+    text = text.rstrip("\"')]")
+    if not text.endswith("."):
+        return False
+    last = text.rsplit(None, 1)[-1]
+    return bool(_INITIAL.fullmatch(last)) or last[:-1].lstrip("(\"'").lower() in ABBREVIATIONS
+
+
 def sentences(text: str) -> list[str]:
-    """The sentences of `text`, cut after . ! or ? and a space (none empty)."""
-    return [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+    """The sentences of `text`, cut after . ! or ? and a space (none empty; not after an
+    abbreviation's period: `abbreviated`)."""
+    out: list[str] = []
+    for piece in _SENTENCE_END.split(text.strip()):
+        if out and abbreviated(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        elif piece.strip():
+            out.append(piece)
+    return [s for s in out if s.strip()]
 
 
 STOP_WORDS = frozenset(

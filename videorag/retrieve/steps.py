@@ -3,10 +3,11 @@ citation points at.
 
 Speech recognition cuts speech where it likes: mid-sentence, or a chapter's heading glued to the
 first step after it ("Chapter 2, a hole in the drywall. This one is about the size of a
-doorknob…"). A step is one sentence: it ends at end punctuation or at a pause (at least `pause`
-seconds between two segments), and one longer than `max_words` is cut into pieces. A heading is
-then a step of its own, which names the topic without answering anything. A step's times are
-those of its segments, shared out by characters where a segment holds several sentences.
+doorknob…"). A step is one sentence: it ends at end punctuation (not an abbreviation's: "Mr.") or
+at a pause (at least `pause` seconds between two segments), and one longer than `max_words` is
+cut into pieces. A heading is then a step of its own, which names the topic without answering
+anything. A step's times are those of its segments, shared out by characters where a segment
+holds several sentences.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+
+from ..analysis import abbreviated
 
 _SENTENCE = re.compile(r"\S.*?(?:[.!?]+[\"')\]]*(?=\s|$)|$)")  # a sentence, or the unfinished rest
 
@@ -62,7 +65,7 @@ def _pieces(start: float, end: float, text: str):
         yield (
             part,
             (a, start + (end - start) * at / total),
-            j < len(parts) - 1 or part.rstrip("\"')]").endswith((".", "!", "?")),
+            (j < len(parts) - 1 or part.rstrip("\"')]").endswith((".", "!", "?"))) and not abbreviated(part),
         )
 
 
