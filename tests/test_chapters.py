@@ -199,6 +199,8 @@ def test_the_collection_and_which_videos_are_overviews_and_an_unknown_video_is_a
     whole = library.ask("Summarize all the videos")
     assert whole.answer.startswith("The collection holds 2 videos:") and len(whole.citations) == 2
     assert {c.path for c in whole.citations} == {str(lecture), str(lecture.parent / "kettle.mp4")}
+    clip = next(line for line in whole.answer.splitlines() if "kettle.mp4: " in line)   # one chapter: what it says
+    assert len(clip.split(": ", 1)[1].split()) > 3, clip   # more than a title (three words at most)
     which = library.ask("Which videos are about fixing a flat bicycle tire?")
     assert which.citations and which.citations[0].path == str(lecture) and round(which.citations[0].start) == 70
     short = library.ask("Give me an overview of the kettle clip")   # one chapter: gone through by its sentences

@@ -138,12 +138,18 @@ def _video(question: str, video: dict, sources: Sources) -> Answer:
 
 
 def _collection(question: str, sources: Sources) -> Answer:
-    """One claim a video (the first `MAX_VIDEOS` by path): its chapters' titles, citing it whole."""
+    """One claim a video (the first `MAX_VIDEOS` by path), citing it whole: its chapters' titles —
+    of a video of one chapter (a short clip), its title and the sentence that best stands for it."""
     videos = sorted(sources.videos, key=lambda v: v["path"])[:MAX_VIDEOS]
     lines, cited = [], []
     for video in videos:
-        titles = [c.title for c in sources.chapters(video["video_id"]) if c.title]
-        lines.append(f"{Path(video['path']).name}: {'; '.join(titles) or 'untitled'}")
+        chapters = sources.chapters(video["video_id"])
+        titles = [c.title for c in chapters if c.title]
+        about = "; ".join(titles) or "untitled"
+        if len(chapters) == 1:
+            said = _clipped(key_sentence(chapters[0], sources.segments(video["video_id"])))
+            about = f"{titles[0]}: {said}" if titles and tokenize(titles[0]) != tokenize(said) else said
+        lines.append(f"{Path(video['path']).name}: {about}")
         cited.append(Citation(video["video_id"], video["path"], 0.0, video["duration"]))
     more = len(sources.videos) - len(videos)
     head = f"The collection holds {len(sources.videos)} videos" + (
@@ -202,6 +208,12 @@ def _sentence(text: str) -> str:
     """`text` as one sentence of the answer: its own end mark, and no `[n]` of its own."""
     text = re.sub(r"\[\d+\]", "", " ".join(text.split())).strip()
     return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _clipped(sentence: str, most: int = 24) -> str:
+    """The sentence, cut to its first `most` words (an ellipsis where cut)."""
+    said = sentence.split()
+    return sentence if len(said) <= most else " ".join(said[:most]).rstrip(",;:.") + "…"
 
 
 def _stem(path: str) -> str:
