@@ -107,26 +107,29 @@ def abstain(answer: Answer) -> Answer:
 
 def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: list[str], judge) -> None:
     """Each claim's support: the best, over the sentences it cites, of P(they answer the question)
-    — the judge's own question, remembered from judged search — and, unless the claim quotes the
-    sentence or is made of its words (`_restates`), P(it says what the claim says)."""
-    passages = [
-        p.text + (f" [on screen: {screen}]" if screen else "") for p, screen in zip(cited, screens, strict=True)
-    ]
-    answers: dict[int, _Ask] = {
-        j: (prompt(question, EVIDENCE["text"].format(text=passages[j])), []) for j in range(len(cited)) if cited[j].text
+    — the judge's own question, remembered from judged search; for a run of sentences, the best of
+    its sentences' — and, unless the claim quotes the sentence or is made of its words
+    (`_restates`), P(it says what the claim says)."""
+    shown = [f" [on screen: {screen}]" if screen else "" for screen in screens]
+    passages = [p.text + on for p, on in zip(cited, shown, strict=True)]
+    # a run of sentences answers the question when one of them does: each is read alone
+    read = {j: [q.text + shown[j] for q in cited[j].parts or (cited[j],)] for j in range(len(cited)) if cited[j].text}
+    answers: dict[str, _Ask] = {
+        t: (prompt(question, EVIDENCE["text"].format(text=t)), []) for texts in read.values() for t in texts
     }
     says: dict[tuple[int, int], _Ask] = {
         (i, j): (supports(passages[j], claims[i].text), [])
         for i, claim in enumerate(claims)
         for j in claim.citations
-        if j in answers and not (_quotes(cited[j].text, claim.text) or _restates(cited[j].text, claim.text, question))
+        if j in read and not (_quotes(cited[j].text, claim.text) or _restates(cited[j].text, claim.text, question))
     }
     asks = list(answers.values()) + list(says.values())
     if asks:
         said = "1 claim" if len(claims) == 1 else f"{len(claims)} claims"
         log.info("checking %s against what they cite…", said, extra={"stage": True})
     p = judge.probabilities(asks) if asks else np.zeros(0)
-    answer_p = dict(zip(answers, p[: len(answers)], strict=True))
+    by_text = dict(zip(answers, p[: len(answers)], strict=True))
+    answer_p = {j: max(_value(by_text[t]) for t in texts) for j, texts in read.items()}
     says_p = dict(zip(says, p[len(answers) :], strict=True))
     for i, claim in enumerate(claims):
         rows = [
