@@ -145,6 +145,18 @@ def test_a_claim_joining_two_sentences_cites_both_and_a_moment_that_does_not_say
     assert out.answer == "Sand the area around the hole and wait one minute [1]."
 
 
+def test_a_run_of_sentences_answers_the_question_when_one_of_its_sentences_does():
+    class Diluted(SupportJudge):   # a sentence that answers, read among others, reads low
+        def _answers(self, text):
+            passage = text.split("\nPassage: ", 1)[1].split(" [on screen:")[0]
+            return super()._answers(text) if len(passage.split()) <= 8 else 0.1
+
+    judge = Diluted()
+    out = verify(answer("Sand the area around the hole and wait one minute [1]."), evidence(), judge, VerifyConfig())
+    assert [(c.start, c.end) for c in out.citations] == [(10.0, 20.0)] and out.claims[0].checks["answers"] == 0.9
+    assert not any("hole. Wait one minute." in text for text in judge.asked if "\nClaim: " not in text)
+
+
 def test_a_claim_joining_three_steps_cites_the_three_and_one_held_by_two_of_them_is_read_as_those_two():
     steps = [Segment(8.8, 13.2, "Use two tire levers to pry the tire off the rim."),
              Segment(13.2, 18.0, "Pull out the inner tube and pump some air into it."),
