@@ -25,6 +25,8 @@ def test_a_sentence_cut_by_the_recogniser_is_joined_across_segments():
 def test_an_abbreviations_period_ends_no_step():
     found = steps([0.0, 7.0], [7.0, 11.0], ["In, Mr. John Dashwood had leisure. Use salt, e.g. coarse", "salt."])
     assert [s.text for s in found] == ["In, Mr. John Dashwood had leisure.", "Use salt, e.g. coarse salt."]
+    morning = steps([0.0], [6.0], ["We met at 6 a.m. and talked. Then we left."])   # a lower-case word goes on
+    assert [s.text for s in morning] == ["We met at 6 a.m. and talked.", "Then we left."]
 
 
 def test_a_pause_ends_a_sentence_without_punctuation():

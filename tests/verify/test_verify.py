@@ -20,6 +20,8 @@ def test_claims_carry_their_citation_markers_and_lean_on_the_sentence_before():
     kept = split_claims("In, Mr. John Dashwood had leisure [1]. Dr. Who cites nothing.", moments=2)
     assert [(c.text, c.citations) for c in kept] == [("In, Mr. John Dashwood had leisure.", [0]),
                                                     ("Dr. Who cites nothing.", [0])]   # no claim "In, Mr."
+    assert [c.text for c in split_claims("Open at 9 a.m. and close at 5 p.m. Done [1].", 1)] == [
+        "Open at 9 a.m. and close at 5 p.m.", "Done."]
 
 
 class SupportJudge:

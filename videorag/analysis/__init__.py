@@ -36,10 +36,10 @@ def abbreviated(text: str) -> bool:
 
 def sentences(text: str) -> list[str]:
     """The sentences of `text`, cut after . ! or ? and a space (none empty; not after an
-    abbreviation's period: `abbreviated`)."""
+    abbreviation's period, `abbreviated`, nor before a lower-case word: "at 6 a.m. and then")."""
     out: list[str] = []
     for piece in _SENTENCE_END.split(text.strip()):
-        if out and abbreviated(out[-1]):
+        if out and (abbreviated(out[-1]) or piece[:1].islower()):
             out[-1] = f"{out[-1]} {piece}"
         elif piece.strip():
             out.append(piece)

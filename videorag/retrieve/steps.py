@@ -3,11 +3,11 @@ citation points at.
 
 Speech recognition cuts speech where it likes: mid-sentence, or a chapter's heading glued to the
 first step after it ("Chapter 2, a hole in the drywall. This one is about the size of a
-doorknob…"). A step is one sentence: it ends at end punctuation (not an abbreviation's: "Mr.") or
-at a pause (at least `pause` seconds between two segments), and one longer than `max_words` is
-cut into pieces. A heading is then a step of its own, which names the topic without answering
-anything. A step's times are those of its segments, shared out by characters where a segment
-holds several sentences.
+doorknob…"). A step is one sentence: it ends at end punctuation (not an abbreviation's, "Mr.", nor
+one before a lower-case word) or at a pause (at least `pause` seconds between two segments), and
+one longer than `max_words` is cut into pieces. A heading is then a step of its own, which names
+the topic without answering anything. A step's times are those of its segments, shared out by
+characters where a segment holds several sentences.
 """
 
 from __future__ import annotations
@@ -65,8 +65,15 @@ def _pieces(start: float, end: float, text: str):
         yield (
             part,
             (a, start + (end - start) * at / total),
-            (j < len(parts) - 1 or part.rstrip("\"')]").endswith((".", "!", "?"))) and not abbreviated(part),
+            _closes(part, parts[j + 1] if j < len(parts) - 1 else None),
         )
+
+
+def _closes(part: str, following: str | None) -> bool:
+    """Whether a sentence piece ends its sentence: end punctuation (or another piece after it),
+    but not an abbreviation's period nor one a lower-case word follows ("at 6 a.m. and then")."""
+    ends = following is not None or part.rstrip("\"')]").endswith((".", "!", "?"))
+    return ends and not abbreviated(part) and not (following or "")[:1].islower()
 
 
 def covering(
