@@ -34,16 +34,24 @@ def abbreviated(text: str) -> bool:
     return bool(_INITIAL.fullmatch(last)) or last[:-1].lstrip("(\"'").lower() in ABBREVIATIONS
 
 
+def goes_on(before: str, after: str) -> bool:
+    """Whether a sentence that seems to end with `before` goes on into `after`: an abbreviation's
+    period (`abbreviated`), or a lower-case word after it ("at 6 a.m. and then")."""
+    return abbreviated(before) or after[:1].islower()
+
+
 def sentences(text: str) -> list[str]:
-    """The sentences of `text`, cut after . ! or ? and a space (none empty; not after an
-    abbreviation's period, `abbreviated`, nor before a lower-case word: "at 6 a.m. and then")."""
+    """The sentences of `text`, cut after . ! or ? and a space (none empty; not where it
+    `goes_on`)."""
     out: list[str] = []
     for piece in _SENTENCE_END.split(text.strip()):
-        if out and (abbreviated(out[-1]) or piece[:1].islower()):
+        if not piece.strip():
+            continue
+        if out and goes_on(out[-1], piece):
             out[-1] = f"{out[-1]} {piece}"
-        elif piece.strip():
+        else:
             out.append(piece)
-    return [s for s in out if s.strip()]
+    return out
 
 
 STOP_WORDS = frozenset(

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..analysis import abbreviated
+from ..analysis import goes_on
 
 _SENTENCE = re.compile(r"\S.*?(?:[.!?]+[\"')\]]*(?=\s|$)|$)")  # a sentence, or the unfinished rest
 
@@ -71,9 +71,9 @@ def _pieces(start: float, end: float, text: str):
 
 def _closes(part: str, following: str | None) -> bool:
     """Whether a sentence piece ends its sentence: end punctuation (or another piece after it),
-    but not an abbreviation's period nor one a lower-case word follows ("at 6 a.m. and then")."""
+    unless the sentence `goes_on` ("Mr. John", "at 6 a.m. and then")."""
     ends = following is not None or part.rstrip("\"')]").endswith((".", "!", "?"))
-    return ends and not abbreviated(part) and not (following or "")[:1].islower()
+    return ends and not goes_on(part, following or "")
 
 
 def covering(

@@ -74,10 +74,11 @@ def verify(
         cited = [p.holding(*said_between(c, p.citation)) for p, c in zip(cited, answer.citations, strict=True)]
     if judge is not None:
         _support(answer.question, claims, cited, _screens(cited, evidence), judge)
+        limit = threshold(config)
         for claim in claims:
             assert claim.support is not None, "`_support` gives every claim its support"
-            claim.supported = claim.support >= threshold(config)
-            claim.flag = None if claim.supported else _flag(claim.checks, threshold(config))
+            claim.supported = claim.support >= limit
+            claim.flag = None if claim.supported else _flag(claim.checks, limit)
         if not decided and not any(c.supported for c in claims):
             return abstain(answer)
         if config.unsupported == "drop":
@@ -133,7 +134,7 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
     says_p = dict(zip(says, p[len(answers) :], strict=True))
     for i, claim in enumerate(claims):
         rows = [
-            {"answers": _value(answer_p[j]), "says": _value(says_p.get((i, j), 1.0))}
+            {"answers": answer_p[j], "says": _value(says_p.get((i, j), 1.0))}
             | {"overlap": overlap(claim.text, cited[j].text)}
             for j in claim.citations
             if j in answer_p

@@ -59,10 +59,10 @@ def point(claims: list[Claim], citations: list[Citation], evidence: list, embedd
     return chosen
 
 
-def _sentences(citation: Citation, evidence: list) -> list[tuple[Pointed, int]]:
-    """(option, its sentences beyond the first) for the excerpt a citation points into: its
-    sentences inside the cited span and the runs of adjacent ones (the citation itself with its
-    excerpt's text when it holds no sentence)."""
+def _sentences(citation: Citation, evidence: list) -> list[Pointed]:
+    """The options for the excerpt a citation points into: its sentences inside the cited span and
+    the runs of adjacent ones (the citation itself with its excerpt's text when it holds no
+    sentence)."""
     for ev in evidence:
         if (
             ev.hit.video_id == citation.video_id
@@ -74,15 +74,15 @@ def _sentences(citation: Citation, evidence: list) -> list[tuple[Pointed, int]]:
             found = steps([s.start for s in segs], [s.end for s in segs], [s.text for s in segs])
             single = [Pointed(Citation(citation.video_id, citation.path, s.start, s.end), s.text) for s in found]
             if not single:
-                return [(Pointed(citation, ev.transcript), 0)]
+                return [Pointed(citation, ev.transcript)]
             runs = [
                 _joined(single[i:k])
                 for i in range(len(single))
                 for k in range(i + 2, len(single) + 1)
                 if single[k - 1].citation.end - single[i].citation.start <= MAX_SECONDS
             ]
-            return [(p, 0) for p in single] + [(r, len(r.parts) - 1) for r in runs]
-    return [(Pointed(citation, ""), 0)]
+            return single + runs
+    return [Pointed(citation, "")]
 
 
 def _joined(sentences: list[Pointed]) -> Pointed:
@@ -92,14 +92,14 @@ def _joined(sentences: list[Pointed]) -> Pointed:
     return Pointed(Citation(first.video_id, first.path, first.start, last.end), text, tuple(sentences))
 
 
-def _best(claim: str, options: list[tuple[Pointed, int]], embedder) -> tuple[Pointed, float]:
+def _best(claim: str, options: list[Pointed], embedder) -> tuple[Pointed, float]:
     """The option most like the claim, and its score."""
-    texts = [o.text for o, _ in options]
+    texts = [o.text for o in options]
     terms = set(tokenize(claim))
     score = np.array([len(terms & set(tokenize(t))) / (len(terms) or 1) for t in texts])
     if embedder is not None:
         vectors = embedder.embed([claim, *texts])
         score = (1 - LEXICAL) * (vectors[1:] @ vectors[0]) + LEXICAL * score
-    score = score - PAIR_COST * np.array([more for _, more in options])
+    score = score - PAIR_COST * np.array([max(len(o.parts) - 1, 0) for o in options])
     best = int(np.argmax(score))
-    return options[best][0], float(score[best])
+    return options[best], float(score[best])
