@@ -12,7 +12,7 @@ regression over the checks is fitted on one half, its threshold chosen there (th
 "unsupported" for the wrong claims), and scored on the other; then the halves swap. Beside it:
 the uncalibrated support (the lesser of `answers` and `says`) at its old threshold 0.3, set before
 any of these labels existed (so every claim is held out from it), over all claims, each half and
-each file.
+each file; a claim whose checks carry `best` (answers since stop 66) passes when it leads.
 
     python -m benchmarks support [--answers bench-results/citations.json.gz [--answers ANSWERS.json.gz …]] [--refit]
 prints the confusion tables and writes results/support/README.md; `--refit` fits on every labelled
@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from videorag.answerability.model import Logistic
-from videorag.verify.support import FALLBACK, FEATURES, WEIGHTS
+from videorag.verify.support import FALLBACK, FEATURES, WEIGHTS, leads
 
 from .bench_citations import claim_rows
 from .driver import OUT, ROOT, revision, write_report
@@ -126,9 +126,15 @@ def uncalibrated(claims: list[dict]) -> dict:
                                         for side in (0, 1)}
     parts |= {f"uncalibrated, {name}": [c for c in claims if c["source"] == name]
               for name in dict.fromkeys(c["source"] for c in claims)}
-    return {name: confusion(np.array([min(c["checks"]["answers"], c["checks"]["says"]) < FALLBACK for c in part]),
+    return {name: confusion(np.array([unsupported(c["checks"]) for c in part]),
                             np.array([not c["right"] for c in part]), weights(part))
             for name, part in parts.items() if part}
+
+
+def unsupported(checks: dict) -> bool:
+    """The shipped flag without a fit: the lesser of `answers` and `says` under `FALLBACK`, unless
+    the claim leads (`videorag.verify.support.leads`; only checks that carry `best` can)."""
+    return min(checks["answers"], checks["says"]) < FALLBACK and not leads(checks, FALLBACK)
 
 
 def table(result: dict) -> str:
@@ -171,7 +177,8 @@ def main(run) -> dict:
         "`held_out`: each half of the questions scored by "
         f"the model fitted on the other (thresholds {result['thresholds']}); `fitted_on_all`: the "
         f"model fitted on all of them, on its own fit data (threshold {model.threshold:.3f}); `uncalibrated`: "
-        "the lesser of the judge's two probabilities under 0.3, as shipped (over all claims, each half, each "
+        "the lesser of the judge's two probabilities under 0.3 where the claim does not lead (its checks carry the "
+        "best moment's reading, `best`, in answers since stop 66), as shipped (over all claims, each half, each "
         "file). A flagged claim is one "
         "marked unsupported; `_by_question`: each question's claims weigh one in all.", "",
         text, "", f"Code: `{revision()}`.", ""]), NOTES)

@@ -76,13 +76,15 @@ class Claim(BaseModel):
     checks: dict[str, float] | None = Field(
         None,
         description="what support is computed from: the judge's P(the cited words answer the question) "
-        "(`answers`), P(they say the claim) (`says`), the share of its words they say (`overlap`); null: not verified",
+        "(`answers`), P(they say the claim) (`says`), the share of its words they say (`overlap`) and, when the "
+        "answerability stage decided that the moments answer, the best P(answers) among the moments the judge read "
+        "(`best`: a claim they say whose `answers` is 0.9 of it or more is supported); null: not verified",
     )
     flag: Literal["not_said", "off_question"] | None = Field(
         None,
         description="why it is unsupported: `not_said`, its cited moments do not say this (the judge's `says` "
         "under the threshold); `off_question`, its cited moment says it but may not answer the question "
-        "(`answers` under it); null: supported or not verified",
+        "(`answers` under it, and under 0.9 of `best`); null: supported or not verified",
     )
 
 

@@ -302,7 +302,7 @@ def test_ask_marks_the_claims_its_moments_do_not_support(corpus):
             {"text": "Boil the water in a kettle.", "citations": [1], "support": 0.9, "supported": True, "flag": None},
             {"text": "Juggle three oranges while it heats.", "citations": [1], "support": 0.12, "supported": False,
              "flag": "not_said"}]
-        assert all(set(c["checks"]) == {"answers", "says", "overlap"} for c in result["claims"])
+        assert all(set(c["checks"]) == {"answers", "says", "overlap", "best"} for c in result["claims"])
         assert answer.content[0].text.startswith(
             f"{result['answer']}\n\nUnsupported:\n"
             "- Juggle three oranges while it heats. (its cited moments do not say this; support 0.12)\n\nSources:\n[1] ")

@@ -5,7 +5,7 @@ import numpy as np
 
 from videorag.config import VerifyConfig
 from videorag.types import Evidence
-from videorag.types import FLAGS, Answer, Citation, Claim, Hit, Segment, flag_words
+from videorag.types import FLAGS, Answer, Candidate, Citation, Claim, Hit, Segment, flag_words
 from videorag.verify import ABSTAINED, split_claims, verify
 from videorag.verify.pointing import point
 
@@ -94,14 +94,30 @@ def test_a_quote_is_supported_only_when_it_answers_the_question():
 
 
 def test_a_flag_says_whether_the_moment_does_not_say_the_claim_or_says_it_beside_the_question():
-    said = verify(answer("Wait one minute [1].", "how do I patch the hole in a tube"), evidence(), SupportJudge(),
-                  VerifyConfig(), decided=True)   # its sentence's own words, which do not name the hole or tube
-    assert said.claims[0].supported is False and said.claims[0].checks["says"] == 1.0
-    assert said.claims[0].flag == "off_question" and said.to_dict()["claims"][0]["flag"] == "off_question"
+    said = verify(answer("Sand the area around the hole [1]. Wait one minute [1].", "how do I patch the hole in a tube"),
+                  evidence(), SupportJudge(), VerifyConfig(), decided=True)   # its own words, not naming the hole
+    assert said.claims[1].supported is False and said.claims[1].checks["says"] == 1.0
+    assert said.claims[1].flag == "off_question" and said.to_dict()["claims"][1]["flag"] == "off_question"
     unsaid = verify(answer("Use a hair dryer on the hole [1]."), evidence(), SupportJudge(), VerifyConfig(),
                     decided=True)   # answers the question's words, but the sentence does not say it
     assert unsaid.claims[0].checks["answers"] == 0.9 and unsaid.claims[0].flag == "not_said"
     assert flag_words("off_question").startswith("its cited moment says this") and flag_words(None) == FLAGS["not_said"]
+
+
+def test_a_claim_on_the_best_moment_the_judge_read_is_not_doubted_once_the_question_is_found_answered():
+    """The judge reads every moment low (0.1): once the answerability stage has decided that they
+    answer, the claim on the best of them stands; a judged step reading better makes it beside the point."""
+    lone = verify(answer("Wait one minute [1]."), evidence(), SupportJudge(), VerifyConfig(), decided=True)
+    assert lone.claims[0].support == 0.1 and lone.claims[0].supported and lone.claims[0].flag is None
+    assert lone.claims[0].checks["best"] == 0.1   # what it was compared with, in its JSON
+    undecided = verify(answer("Wait one minute [1]."), evidence(), SupportJudge(), VerifyConfig())
+    assert undecided.abstained   # no decision to lean on: the judge's doubt stands
+    better = evidence()
+    better[0].steps = [Candidate(0, "segment", 10.0, 14.0, 0.6, "llm", "Sand the area around the hole.")]
+    beside = verify(answer("Wait one minute [1]."), better, SupportJudge(), VerifyConfig(), decided=True)
+    assert beside.claims[0].flag == "off_question" and beside.claims[0].checks["best"] == 0.6
+    unsaid = verify(answer("Use a hair dryer [1]."), evidence(), SupportJudge(), VerifyConfig(), decided=True)
+    assert unsaid.claims[0].flag == "not_said"   # leading needs its words to say it
 
 
 def test_unsupported_claims_can_be_dropped():

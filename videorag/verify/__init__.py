@@ -15,8 +15,11 @@ it said there but for the question's own, a negation in both or neither), P(they
 claim says), beside the share of its words they say;
 its support is P(the claim is right) fitted on them (`support`). A quote is not supported by
 being a quote. A claim under the fitted threshold (or `VerifyConfig.threshold`) is unsupported:
-marked (default) or dropped; its `flag` says why — its cited words do not say it (`not_said`), or
-they say it but may not answer the question (`off_question`: a true sentence beside the point).
+marked (default) or dropped — unless the answerability stage decided that the moments answer the
+question and the claim's cited words, saying it, read about as well as the best moment the judge
+read (`support.leads`; its P(yes) is then in the checks as `best`). Its `flag` says why — its cited words
+do not say it (`not_said`), or they say it but may not answer the question (`off_question`: a true
+sentence beside the point, another moment answering better).
 When the generator says the moments do not cover the question, or no claim is left, the answer
 abstains: it says the videos do not cover it, cites nothing, and `abstained` is true. When no
 claim is supported, it abstains too unless the answerability stage already decided that the
@@ -37,7 +40,7 @@ from ..llm.yesno import EVIDENCE, prompt, supports
 from ..types import Answer, Claim
 from .claims import NOT_COVERED, marked, says_not_covered, says_something, split_claims
 from .pointing import Pointed, point
-from .support import overlap, probability, threshold
+from .support import overlap, probability, stands, threshold
 from .words import Words, at_words, said_between, terms
 
 __all__ = ["ABSTAINED", "NOT_COVERED", "split_claims", "verify"]
@@ -75,9 +78,11 @@ def verify(
     if judge is not None:
         _support(answer.question, claims, cited, _screens(cited, evidence), judge)
         limit = threshold(config)
+        best = _best_reading(evidence, claims) if decided else None
         for claim in claims:
-            assert claim.support is not None, "`_support` gives every claim its support"
-            claim.supported = claim.support >= limit
+            if best is not None and claim.checks is not None:  # decided: a claim may lead (`support.leads`)
+                claim.checks["best"] = best
+            claim.supported = claim.checks is not None and stands(claim.checks, limit)
             claim.flag = None if claim.supported else _flag(claim.checks, limit)
         if not decided and not any(c.supported for c in claims):
             return abstain(answer)
@@ -141,6 +146,14 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
         ]
         claim.checks = max(rows, key=lambda r: min(r["answers"], r["says"]), default=None)
         claim.support = probability(claim.checks) if claim.checks is not None else 0.0
+
+
+def _best_reading(evidence: list, claims: list[Claim]) -> float:
+    """The best P(answers the question) among the moments the judge read for it: the judged steps
+    of the evidence and the sentences the claims cite."""
+    steps = [float(s.score) for e in evidence for s in getattr(e, "steps", ()) if not np.isnan(s.score)]
+    cited = [c.checks["answers"] for c in claims if c.checks is not None]
+    return max(steps + cited, default=0.0)
 
 
 def _flag(checks: dict[str, float] | None, limit: float) -> str:

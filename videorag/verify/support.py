@@ -24,6 +24,7 @@ from ..config import VerifyConfig
 FEATURES = ("answers", "says", "overlap")
 WEIGHTS = Path(__file__).with_name("support.json")
 FALLBACK = 0.3  # the uncalibrated support's threshold (tuned on DEV before the fit)
+LEADS = 0.9  # a cited moment reading this share of the best moment's P(yes) or more answers as well as it
 
 
 @cache
@@ -55,3 +56,19 @@ def threshold(config: VerifyConfig) -> float:
         return config.threshold
     model = fitted()
     return model.threshold if model is not None else FALLBACK
+
+
+def leads(checks: dict[str, float], limit: float) -> bool:
+    """Whether a claim its cited words say (`says` at `limit` or above) stands on a moment that reads
+    about as well as the best the judge read for the question (`LEADS` of its P(yes), `best`, or
+    more). `best` is in the checks only when the answerability stage decided that the moments answer
+    the question; then the judge's low P(yes) for the best of them is no doubt about the claim:
+    "Grind 20 grams of beans to the size of coarse sea salt" reads 0.04 for "how many grams of
+    coffee do I need?" and is the best moment there is."""
+    best = checks.get("best")
+    return best is not None and checks["says"] >= limit and checks["answers"] >= LEADS * best
+
+
+def stands(checks: dict[str, float], limit: float) -> bool:
+    """Whether a claim with these checks is supported: its support at `limit` or above, or it leads."""
+    return probability(checks) >= limit or leads(checks, limit)
