@@ -10,16 +10,19 @@ index's transcript of each video against the clips' reference transcripts (numbe
 digits on both sides), per kind of reference (shipped by the package, a published text, read
 over from Whisper). All of it is dev: tune on it.
 
-    python -m benchmarks realspeech [--methods textvideorag,NAME,...] [--answers]
+    python -m benchmarks realspeech [--methods textvideorag,NAME,...] [--answers] [--ingest-speed]
         [--results results/realspeech] [--set ingest.asr_model=...]
 prints the tables and writes OUT/realspeech.json (per-question hits) and RESULTS/README.md (not
 with --set). `--answers` also asks every question (and the unanswerable ones) with the extractive
 generator, as `python -m benchmarks answers` does: key fact, citations, abstention.
+`--ingest-speed` also indexes the videos afresh three times (models loaded before the clock, words
+timed as the default ingest times them) and reports × realtime: min / median / max.
 """
 from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -32,6 +35,7 @@ from videorag.eval.commands import evaluate_index
 from videorag.eval.datasets import load_golden_jsonl
 
 from .bench_answers import run_row
+from .bench_core import timed_add, warm_rag
 from .bench_moments import index_videos
 from .driver import ROOT, ingest_items, revision, write_report
 from .realspeech.build import Built, build, clips, questions, videos
@@ -49,6 +53,19 @@ def realspeech_rag(run, built: Built) -> tuple[VideoRAG, dict]:
     indexed = index_videos(rag, built.videos, set(built.ids.values()))
     print(f"index: {indexed}", file=sys.stderr)
     return rag, indexed
+
+
+def ingest_speed(run, built: Built, runs: int = 3) -> list[float]:
+    """× realtime of indexing the set's videos into a fresh index, `runs` times: min, median, max."""
+    from videorag.ingest.decode import probe
+
+    seconds = sum(probe(p).duration for p in sorted(built.videos.glob("*.mp4")))
+    speeds = []
+    for _ in range(runs):
+        rag = warm_rag(built.videos.parent / "index-speed", run.config())
+        speeds.append(seconds / timed_add(rag, built.videos)[1])
+    shutil.rmtree(built.videos.parent / "index-speed", ignore_errors=True)
+    return [round(x, 1) for x in (min(speeds), float(np.median(speeds)), max(speeds))]
 
 
 def by_kind(result: dict, rows: list[dict]) -> dict:
@@ -185,6 +202,7 @@ def write_readme(path: Path, run, payload: dict, built: Built, rows: list[dict])
 def options(parser) -> None:
     parser.add_argument("--methods", default="textvideorag", help="comma-separated search method names")
     parser.add_argument("--answers", action="store_true", help=f"also ask every question ({ANSWER_ROW})")
+    parser.add_argument("--ingest-speed", action="store_true", help="also time three fresh ingests: × realtime")
     parser.add_argument("--results", type=Path, default=ROOT / "results" / "realspeech",
                         help="its README.md gets the tables (its notes kept); left alone with --set")
 
@@ -202,6 +220,9 @@ def main(run) -> dict:
                "wer": word_errors(rag, built)}
     if run.args.answers:
         payload["answers"] = answers(run, rag, built)
+    if run.args.ingest_speed:
+        payload["ingest_x_realtime"] = ingest_speed(run, built)
+        print(f"ingest × realtime (min / median / max): {payload['ingest_x_realtime']}")
     print(table(runs))
     print(wer_table(payload["wer"]))
     if payload.get("answers"):
