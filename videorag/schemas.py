@@ -72,7 +72,11 @@ class Claim(BaseModel):
         "markers are: [1] is the first of `citations`"
     )
     support: float | None = Field(description="how well its cited moments support it, 0-1; null: not verified")
-    supported: bool | None = Field(description="false: its cited moments do not say this; null: not verified")
+    supported: bool | None = Field(
+        description="false: unsupported, `flag` says why; true: `support` reaches the threshold, or the question was "
+        "found answerable and its cited words say it and read as well as the best moment (`checks.best`); "
+        "null: not verified"
+    )
     checks: dict[str, float] | None = Field(
         None,
         description="what support is computed from: the judge's P(the cited words answer the question) "
