@@ -151,7 +151,7 @@ def _support(question: str, claims: list[Claim], cited: list[Pointed], screens: 
 def _best_reading(evidence: list, claims: list[Claim]) -> float:
     """The best P(answers the question) among the moments the judge read for it: the judged steps
     of the evidence and the sentences the claims cite."""
-    steps = [float(s.score) for e in evidence for s in getattr(e, "steps", ()) if not np.isnan(s.score)]
+    steps = [float(s.score) for e in evidence for s in e.steps if not np.isnan(s.score)]
     cited = [c.checks["answers"] for c in claims if c.checks is not None]
     return max(steps + cited, default=0.0)
 
