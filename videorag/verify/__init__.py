@@ -40,7 +40,7 @@ from ..llm.yesno import EVIDENCE, prompt, supports
 from ..types import Answer, Claim
 from .claims import NOT_COVERED, marked, says_not_covered, says_something, split_claims
 from .pointing import Pointed, point
-from .support import overlap, probability, stands, threshold
+from .support import leads, overlap, probability, threshold
 from .words import Words, at_words, said_between, terms
 
 __all__ = ["ABSTAINED", "NOT_COVERED", "split_claims", "verify"]
@@ -82,7 +82,8 @@ def verify(
         for claim in claims:
             if best is not None and claim.checks is not None:  # decided: a claim may lead (`support.leads`)
                 claim.checks["best"] = best
-            claim.supported = claim.checks is not None and stands(claim.checks, limit)
+            assert claim.support is not None, "`_support` gives every claim its support"
+            claim.supported = claim.support >= limit or (claim.checks is not None and leads(claim.checks, limit))
             claim.flag = None if claim.supported else _flag(claim.checks, limit)
         if not decided and not any(c.supported for c in claims):
             return abstain(answer)

@@ -67,8 +67,3 @@ def leads(checks: dict[str, float], limit: float) -> bool:
     coffee do I need?" and is the best moment there is."""
     best = checks.get("best")
     return best is not None and checks["says"] >= limit and checks["answers"] >= LEADS * best
-
-
-def stands(checks: dict[str, float], limit: float) -> bool:
-    """Whether a claim with these checks is supported: its support at `limit` or above, or it leads."""
-    return probability(checks) >= limit or leads(checks, limit)
