@@ -79,9 +79,10 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower())
 
 
-def wer(reference: str, hypothesis: str) -> tuple[int, int]:
-    """(word edits, reference words): Levenshtein distance over words."""
-    ref, hyp = _words(reference), _words(hypothesis)
+def wer(reference: str, hypothesis: str, split=_words) -> tuple[int, int]:
+    """(word edits, reference words): Levenshtein distance over the words `split` finds (English
+    ones by default)."""
+    ref, hyp = split(reference), split(hypothesis)
     row = list(range(len(hyp) + 1))
     for i, word in enumerate(ref, 1):
         prev, row[0] = row[0], i

@@ -11,6 +11,7 @@ a run of its own.
 
     python -m benchmarks languages [--answers] [--judge] [--results results/languages]
     python -m benchmarks languages --calibrate   # fits embed/e5.py's SCALE and SHIFT (WikiHowQA)
+    python -m benchmarks languages --asr [--beam 5]   # the ASR alone: WER, key facts heard (languages/asr.py)
 """
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ def options(parser) -> None:
     parser.add_argument("--judge", action="store_true", help="also run the judged search")
     parser.add_argument("--subtitles", action="store_true",
                         help="index the clips with their lines as .srt subtitles (the text as written, no ASR)")
+    parser.add_argument("--asr", action="store_true",
+                        help="only transcribe the other-language clips: WER and key facts heard (languages/asr.py)")
+    parser.add_argument("--beam", type=int, default=1, help="--asr: decode with beam search of this width")
     parser.add_argument("--calibrate", action="store_true", help="fit e5's scale onto MiniLM's (WikiHowQA)")
     parser.add_argument("--results", type=Path, default=ROOT / "results" / "languages",
                         help="its README.md gets the tables (left alone with --set)")
@@ -160,6 +164,18 @@ def totals(rows: list[dict], keys: tuple[str, ...]) -> dict:
     return out
 
 
+def asr_only(run, clips: list[dict]) -> dict:
+    """`--asr`: the clips transcribed, nothing indexed; the figures printed and returned."""
+    from .languages.asr import heard
+
+    result = {"command": run.command, "revision": revision(), **heard(clips, run.args.beam)}
+    for slug, row in result["clips"].items():
+        print(f"{slug}: {row.get('language', 'refused')} WER {row['wer']:.3f}, facts {sum(row['facts'])} "
+              f"of {len(row['facts'])}", file=sys.stderr)
+    print(json.dumps({k: result[k] for k in ("beam", "wer", "facts", "x_realtime")}))
+    return result
+
+
 def main(run) -> dict:
     if run.args.calibrate:
         from .languages.calibrate import fit
@@ -170,12 +186,14 @@ def main(run) -> dict:
     clips = data["clips"]
     for clip in clips:
         clip["path"], clip["spans"] = rendered(clip, work / "videos")
+    if run.args.asr:
+        return asr_only(run, [c for c in clips if c["language"] != "en"])
         if run.args.subtitles:
             clip["path"] = subtitled(clip, work / "videos-subtitled")
     run.label = "subtitles" if run.args.subtitles else ""
     rag, ingest = indexed(run, clips, work)
     known = rag.library.index.languages()
-    ids = dict(zip(*rag.library.index.videos(["path", "video_id"]).to_pydict().values()))
+    ids = dict(zip(*rag.library.index.videos(["path", "video_id"]).to_pydict().values(), strict=True))
     identified = {c["slug"]: known.get(ids.get(str(c["path"]), ""), (None, None)) for c in clips}
     rows = questions(clips, data["offtopic"])
     for row in rows:
