@@ -205,6 +205,22 @@ def test_a_remembered_index_is_named_on_stderr_and_in_the_json(tmp_path, monkeyp
     assert "using index" not in captured.err and json.loads(captured.out)["index"] == str(built)
 
 
+def test_a_remembered_index_that_is_gone_is_said_before_the_error(tmp_path, monkeypatch, capsys):
+    from videorag.where import remember
+
+    monkeypatch.chdir(tmp_path)   # no ./videorag-index here
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    remember(str(tmp_path / "deleted-index"))   # remembered, never there
+    assert main(["search", "x"]) == EXIT_ERROR
+    err = capsys.readouterr().err.splitlines()
+    gone = tmp_path / "deleted-index"
+    assert err[0] == f"the index built last, {gone}, is gone (moved or deleted); --index to choose one"
+    assert "no videorag index at videorag-index" in err[1]
+    (tmp_path / "videorag-index").mkdir()   # one here: it is the one meant, nothing said of the old
+    main(["search", "x"])
+    assert "is gone" not in capsys.readouterr().err
+
+
 def test_index_writes_where_the_user_is_not_into_the_remembered_index(tmp_path, monkeypatch):
     from videorag.where import default_index, remember
 

@@ -38,11 +38,22 @@ def default_index(writing: bool = False) -> tuple[str, str]:
 
 def remembered() -> str | None:
     """The index `remember` wrote last, when it still exists (an `s3://` one is taken on trust)."""
+    last = _last()
+    return last if last and ("://" in last or Path(last).exists()) else None
+
+
+def forgotten() -> str | None:
+    """The folder `remember` wrote last when it is gone (moved or deleted), so that a command can
+    say why it looks elsewhere; None when it is there or nothing was remembered."""
+    last = _last()
+    return last if last and "://" not in last and not Path(last).exists() else None
+
+
+def _last() -> str | None:
     try:
-        last = state_file().read_text().strip()
+        return state_file().read_text().strip() or None
     except OSError:
         return None
-    return last if last and ("://" in last or Path(last).exists()) else None
 
 
 def absolute(location: str) -> str:

@@ -57,12 +57,14 @@ def run(args) -> int:
         from ..finetune.cli import run as run_finetune
 
         return run_finetune(args, make_config(args))
-    from ..where import REMEMBERED, default_index
+    from ..where import REMEMBERED, default_index, forgotten
 
     if args.index is None:
         args.index, args.index_chosen_by = default_index(writing=args.command == "index")
         if args.index_chosen_by.startswith(REMEMBERED):  # not named here: say which, lest it change unseen
             say(f"using index {args.index} (the one built last; --index to choose)")
+        elif args.command != "index" and not os.path.exists(args.index) and (gone := forgotten()):
+            say(f"the index built last, {gone}, is gone (moved or deleted); --index to choose one")
     else:
         args.index_chosen_by = "--index"
     if args.command in CARRIED and (status := answered_by_server(args)) is not None:
