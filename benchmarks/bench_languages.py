@@ -12,6 +12,7 @@ a run of its own.
     python -m benchmarks languages [--answers] [--judge] [--results results/languages]
     python -m benchmarks languages --calibrate   # fits embed/e5.py's SCALE and SHIFT (WikiHowQA)
     python -m benchmarks languages --asr [--beam 5]   # the ASR alone: WER, key facts heard (languages/asr.py)
+    python -m benchmarks languages --across   # other languages' questions about English videos (languages/across.py)
 """
 from __future__ import annotations
 
@@ -42,6 +43,8 @@ def options(parser) -> None:
                         help="index the clips with their lines as .srt subtitles (the text as written, no ASR)")
     parser.add_argument("--asr", action="store_true",
                         help="only transcribe the other-language clips: WER and key facts heard (languages/asr.py)")
+    parser.add_argument("--across", action="store_true",
+                        help="questions in four languages about the demo's English videos (languages/across.py)")
     parser.add_argument("--beam", type=int, default=1, help="--asr: decode with beam search of this width")
     parser.add_argument("--calibrate", action="store_true", help="fit e5's scale onto MiniLM's (WikiHowQA)")
     parser.add_argument("--results", type=Path, default=ROOT / "results" / "languages",
@@ -181,6 +184,10 @@ def main(run) -> dict:
         from .languages.calibrate import fit
 
         return fit()
+    if run.args.across:
+        from .languages.across import across
+
+        return across(run)
     data = json.loads(CLIPS.read_text())
     work = run.work / "languages"
     clips = data["clips"]

@@ -268,3 +268,38 @@ def test_one_e5_model_serves_ingest_and_search(mixed):
     assert mixed.library.ingestor()._make_multilingual() is shared
     mixed.search("¿Cuántos huevos lleva la tortilla?", 1)
     assert of(mixed.resources) is shared
+
+
+class _Translator:
+    """A generator's raw completion that translates the demo's questions (and says how often it
+    was asked), explaining on after the translation as the 1.5B does."""
+
+    def __init__(self):
+        self.prompts: list[str] = []
+
+    def complete(self, prompt: str, max_tokens: int = 8) -> str:
+        self.prompts.append(prompt)
+        return " How long should the first coat of paint dry? To answer this, you need to know the paint."
+
+
+def test_a_question_in_a_language_no_video_speaks_is_searched_in_english():
+    from videorag.languages import in_english, searched_as
+
+    translator = _Translator()
+    asked = "¿Cuánto tiempo debe secarse la primera capa de pintura?"
+    assert searched_as(asked, {"en"}, lambda: translator.complete) == "How long should the first coat of paint dry?"
+    assert "Question: " + asked in translator.prompts[0]
+    assert searched_as(asked, {"en", "es"}, lambda: pytest.fail("a Spanish video: searched as asked")) == asked
+    assert searched_as("how long should the paint dry", {"fr"}, lambda: pytest.fail("English: as asked")).startswith("how")
+    assert searched_as(asked, {"en"}, lambda: None) == asked   # no model that completes: as asked
+    assert in_english(asked, lambda prompt, tokens: "\n") == asked   # a reply with nothing in it
+    assert in_english(asked, lambda prompt, tokens: "How long does it dry\nMore") == "How long does it dry"
+
+
+def test_search_and_ask_on_an_english_library_translate_a_spanish_question(demo_rag):
+    translator = _Translator()
+    rag = VideoRAG(demo_rag.location.local, Config(), embedder=demo_rag.library.embedder, generator=translator)
+    hits = rag.search("¿Cuánto tiempo debe secarse la primera capa de pintura?", 3)
+    assert "paint" in hits[0].path and len(translator.prompts) == 1
+    rag.search("how long should the paint dry", 3)
+    assert len(translator.prompts) == 1   # English: searched as asked, nothing translated

@@ -4,12 +4,14 @@ question's language (`generate`), and so is "the videos do not cover this" (`ver
 Identified by py3langid (`videorag[languages]`) among the languages videorag can say something
 in (`NOT_COVERED`); English when it is not installed, when the identification is unsure, and —
 without loading its model (0.7 s) — for an ASCII question with two or more English function words.
+A question in a language none of the library's videos is in is searched in English (`searched_as`).
 """
 
 from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 
 NAMES = {
@@ -75,6 +77,27 @@ def not_covered(question: str) -> str:
 
 def name(language: str) -> str:
     return NAMES.get(language, language)
+
+
+TRANSLATE = "Translate this question into English.\n\nQuestion: {question}\nIn English:"
+
+
+def searched_as(question: str, spoken: set[str], completion: Callable[[], Callable | None]) -> str:
+    """The text `question` is searched with: itself, unless it is written in a language none of
+    the library's videos is in (`spoken`) and a model can translate it (`completion()`: its raw
+    completion, `complete(prompt, max_tokens)`, or None); then in English, the language of every
+    video's text or of the translation ingest keeps beside it."""
+    asked = text_language(question)
+    if asked == "en" or asked in spoken or (complete := completion()) is None:
+        return question
+    return in_english(question, complete)
+
+
+def in_english(question: str, complete: Callable[[str, int], str]) -> str:
+    """`question` in English by a model's raw completion: the reply's first line, cut after its
+    first question mark (the model goes on to explain); the question itself when it says nothing."""
+    line = complete(TRANSLATE.format(question=" ".join(question.split())), 32).strip().split("\n", 1)[0]
+    return (line[: line.index("?") + 1] if "?" in line else line).strip() or question
 
 
 @lru_cache(maxsize=1)

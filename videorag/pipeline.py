@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from .answerability.read import assess
 from .config import TEXT_LIMIT, Config
-from .errors import IndexError_
-from .generate import BACKENDS, Covers, Streams, create_generator, resolve_backend
+from .errors import ConfigError, IndexError_
+from .generate import BACKENDS, Completes, Covers, Streams, create_generator, resolve_backend
 from .generate.overview import Overview, Sources, overview_of
 from .generate.overview import answer as overview
 from .index.frames import IndexFrames
 from .index.meta import check_visual, open_meta
+from .languages import searched_as
 from .library import Library
 from .methods.evidence import EvidenceRequest, FramePicker, excerpt_evidence, gather, segments_of
 from .resources import Resources, own
@@ -186,7 +187,10 @@ class VideoRAG:
         across the collection (several per video). `method` names a registered method;
         `judge`: the moments chosen by the judge (default `SearchConfig.judge.enabled`, else off);
         `timings`, when given, receives its stage times in seconds (e.g. carve's pool, rerank)."""
-        _asked(query.text if isinstance(query, Query) else query)
+        if isinstance(query, Query):
+            _asked(query.text)
+        else:
+            query = self._searched_as(_asked(query))
         chosen = self.method(method, self.judging("search", judge))
         return self.live.get().search(query, chosen, self.config.search, top_k, moments, timings)
 
@@ -250,11 +254,19 @@ class VideoRAG:
             return Asked(question, [], False, overview=asked)
         judged = self.judging("ask", judge)
         chosen = self.method(method, judged)
-        request = self._request(_asked(question), chosen, timings)
+        request = self._request(self._searched_as(_asked(question)), chosen, timings)
         if (stage := self.answerability) is None:
             return Asked(question, gather(chosen, request), judged)
         read = assess(stage, request, self.method(method), self._covered(question))
         return Asked(question, read.evidence, judged, read.verdict)
+
+    def _searched_as(self, question: str) -> str:
+        """The question in English when none of the videos is in its language (`searched_as`)."""
+        try:
+            spoken = set(self.live.get().corpus.languages or ["en"])
+        except ConfigError:  # sharded: no corpus on this box
+            return question
+        return searched_as(question, spoken, lambda: g.complete if isinstance(g := self.generator, Completes) else None)
 
     def _covered(self, question: str):
         """The generator's own question "does this evidence hold the answer?" (None: it has none),
