@@ -292,6 +292,8 @@ def test_a_question_in_a_language_no_video_speaks_is_searched_in_english():
     assert searched_as(asked, {"en", "es"}, lambda: pytest.fail("a Spanish video: searched as asked")) == asked
     assert searched_as("how long should the paint dry", {"fr"}, lambda: pytest.fail("English: as asked")).startswith("how")
     assert searched_as(asked, {"en"}, lambda: None) == asked   # no model that completes: as asked
+    assert searched_as("tire pressure", {"en"}, lambda: pytest.fail("keywords: as written")) == "tire pressure"
+    assert searched_as("presión neumáticos", {"en"}, lambda: translator.complete).startswith("How")
     assert in_english(asked, lambda prompt, tokens: "\n") == asked   # a reply with nothing in it
     assert in_english(asked, lambda prompt, tokens: "How long does it dry\nMore") == "How long does it dry"
 

@@ -79,18 +79,28 @@ def name(language: str) -> str:
     return NAMES.get(language, language)
 
 
+KEYWORDS = 4  # an ASCII query of fewer words is taken as keywords, searched as written
 TRANSLATE = "Translate this question into English.\n\nQuestion: {question}\nIn English:"
 
 
 def searched_as(question: str, spoken: set[str], completion: Callable[[], Callable | None]) -> str:
-    """The text `question` is searched with: itself, unless it is written in a language none of
-    the library's videos is in (`spoken`) and a model can translate it (`completion()`: its raw
-    completion, `complete(prompt, max_tokens)`, or None); then in English, the language of every
-    video's text or of the translation ingest keeps beside it."""
+    """The text `question` is searched with: itself, unless it is written (and not as a few ASCII
+    keywords) in a language none of the library's videos is in (`spoken`) and a model can
+    translate it (`completion()`: its raw completion, `complete(prompt, max_tokens)`, or None);
+    then in English, the language of every video's text or of the translation ingest keeps
+    beside it."""
+    if _keywords(question):
+        return question
     asked = text_language(question)
     if asked == "en" or asked in spoken or (complete := completion()) is None:
         return question
     return in_english(question, complete)
+
+
+def _keywords(text: str) -> bool:
+    """A short ASCII query ("tire pressure"): searched as written, without loading the language
+    model (0.7 s, most of a cold command-line search) to identify a few words."""
+    return text.isascii() and len(text.split()) < KEYWORDS
 
 
 def in_english(question: str, complete: Callable[[str, int], str]) -> str:
