@@ -195,7 +195,8 @@ def main(run) -> dict:
         clip["path"], clip["spans"] = rendered(clip, work / "videos")
     if run.args.asr:
         return asr_only(run, [c for c in clips if c["language"] != "en"])
-        if run.args.subtitles:
+    if run.args.subtitles:
+        for clip in clips:
             clip["path"] = subtitled(clip, work / "videos-subtitled")
     run.label = "subtitles" if run.args.subtitles else ""
     rag, ingest = indexed(run, clips, work)
