@@ -155,6 +155,24 @@ def test_whisper_is_seeded_before_every_window(
     assert [(s.start, s.end, s.text) for s in again] == [(s.start, s.end, s.text) for s in first]
 
 
+def test_a_window_that_samples_comes_out_the_same_whatever_was_decoded_before(sample_dir, monkeypatch):
+    """15 s windows of the cast-iron how-to: one falls back to sampling. Decoded again on a new
+    instance (its worker's generator seeded afresh), its words do not depend on what the pooled
+    instance decoded before (measured before this: the second transcription differed)."""
+    from videorag.asr.faster_whisper import FasterWhisperASR, Pool
+
+    folder = sample_dir[0]
+    asr = FasterWhisperASR(window_seconds=15.0, language="en")
+    asr.warm_up()
+    made, real = [], Pool.fresh
+    monkeypatch.setattr(Pool, "fresh", lambda pool: (made.append(1), real(pool))[1])
+    first = asr.transcribe(str(folder / "clean-a-cast-iron-pan.mp4"))
+    asr.transcribe(str(folder / "repot-a-houseplant.mp4"))   # the pooled instance's draws move on
+    again = asr.transcribe(str(folder / "clean-a-cast-iron-pan.mp4"))
+    assert len(made) >= 2   # a window of each cast-iron transcription sampled
+    assert [(s.start, s.end, s.text) for s in again] == [(s.start, s.end, s.text) for s in first]
+
+
 def test_streams_transcribe_at_once_with_the_transcripts_of_one_stream(asr, sample_dir):
     """Two videos transcribed from two threads at once (each borrows its own model instance, as
     the local engine's streams do) come out as when transcribed one after the other."""
@@ -170,8 +188,8 @@ def test_streams_transcribe_at_once_with_the_transcripts_of_one_stream(asr, samp
 
 
 def test_a_long_videos_windows_go_to_the_idle_instances_with_the_transcript_of_one_stream(sample_dir, monkeypatch):
-    """10 s windows of a 34 s video: none falls back to sampling (whose random state carries over
-    from one window to the next in a CTranslate2 worker, so such a window's words vary)."""
+    """10 s windows of a 34 s video, decoded two at a time by two instances: the transcript of one
+    instance decoding them in turn."""
     import threading
     import time
 

@@ -5,20 +5,21 @@ timestamps change what is decoded).
 The audio goes to the model in windows of at most `window_seconds` (see `audio.audio_windows`),
 so memory stays bounded whatever the video's length. When a window's greedy text looks wrong
 (too repetitive, too unlikely), Whisper decodes it again by sampling at rising temperatures.
-CTranslate2's random seed is set before every window, so a run's transcripts are the same from
-process to process (measured: unseeded, one video came out at 0.12 or 0.47 word error rate from
-run to run). Not from window to window: a CTranslate2 worker seeds its generator once and its
-draws carry on, so a window that falls back to sampling can come out with other words when it
-is transcribed again in the same process or after other windows (measured: 3 s pieces of
-synthetic speech; two of the four 30-40 s test videos cut in 15 s windows, none in 10 s ones).
+CTranslate2 draws from a random generator per worker thread, seeded at its first draw with the
+seed set then (`SEED`, set before every window) and carried on from there. So a window that
+sampled is decoded again on a new instance, whose worker draws from `SEED` afresh: a video's
+transcript does not depend on which windows or videos an instance decoded before it (alone or in a
+batch, in this process or another). Measured: unseeded, one video came out at 0.12 or 0.47 word
+error rate from run to run; seeded but on a reused instance, a benchmark recording's words
+changed from 366 s on between being indexed alone and in an 18-video batch. (The English
+translation of speech in another language, below, may still sample on a reused instance.)
 
 `streams` videos can be transcribed at once (from as many threads), and the windows of one long
 video go to as many instances as are idle: each window borrows one of `streams` model instances,
 each on cores / streams threads. Separate instances rather than one instance with `streams`
 CTranslate2 workers: in one measurement the shared instance changed 2 of 9 transcripts between
 runs, separate instances none (they give one stream's transcripts on as many threads; a
-different thread count changes the numbers, and so a word here and there); a window that falls
-back to sampling can vary either way (above). On 2 cores, Whisper tiny.en's
+different thread count changes the numbers, and so a word here and there). On 2 cores, Whisper tiny.en's
 greedy decoding keeps the second core mostly idle: two single-threaded streams transcribed 2.0×
 as much audio a second as one stream on both cores (and one stream on one thread was no slower
 than on two), measured on the 9 how-tos of benchmarks `ingest_engines`.
@@ -43,6 +44,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
+from typing import Any
 
 from ..errors import MediaError, ModelNotFoundError
 from ..models import PRESETS, WHISPER_BASE, WHISPER_TINY_EN, installed, resolve
@@ -81,19 +83,24 @@ class Pool:
     def warm_up(self) -> None:
         with self._loading:
             if self._models is None:
-                from faster_whisper import WhisperModel
-
-                compute = self.compute_type
-                if compute == "default":
-                    compute = "int8" if self.device in ("auto", "cpu") else "float16"
-                threads = max(1, cpu_threads() // self.streams)
                 models: queue.SimpleQueue = queue.SimpleQueue()
                 for _ in range(self.streams):
-                    model = WhisperModel(self.path, device=self.device, compute_type=compute, cpu_threads=threads)
-                    Remembered(model)  # its encoder outputs, for the word alignment after decoding
-                    self.multilingual = model.model.is_multilingual
-                    models.put(model)
+                    models.put(self.fresh())
                 self._models = models
+
+    def fresh(self):
+        """A new instance: its CTranslate2 worker is a new thread, whose random generator is seeded
+        (with `SEED`) at its first draw."""
+        from faster_whisper import WhisperModel
+
+        compute = self.compute_type
+        if compute == "default":
+            compute = "int8" if self.device in ("auto", "cpu") else "float16"
+        threads = max(1, cpu_threads() // self.streams)
+        model = WhisperModel(self.path, device=self.device, compute_type=compute, cpu_threads=threads)
+        Remembered(model)  # its encoder outputs, for the word alignment after decoding
+        self.multilingual = model.model.is_multilingual
+        return model
 
     @contextmanager
     def borrow(self) -> Iterator:
@@ -247,35 +254,39 @@ class FasterWhisperASR:
         return Transcript(spoken, heard.language, heard.probability, [s for s in english if s.text]), pieces
 
     def _window(self, pool: Pool, language: str, start: float, audio, again, probe=False, stop=None) -> tuple:
-        import ctranslate2
-
         segments = []
         with pool.borrow() as model:
-            ctranslate2.set_random_seed(SEED)
-            pieces, info = model.transcribe(
-                audio,
-                language=language,
-                beam_size=self.beam_size,
-                condition_on_previous_text=False,
-                vad_filter=False,
-            )
-            decoded: list = []
-            for p in pieces:  # decoded lazily, ~30 s of audio at a time
-                decoded.append(p)
-                if stop is not None and stop.is_set():
-                    raise NotEnglish
-                if probe and p.end >= PROBE_SECONDS:
-                    probe = _probed(decoded, stop)
-                if again is not None:
-                    again()
-            if probe:
-                _probed(decoded, stop)
+            decoded, info = self._decoded(model, audio, language, again, probe, stop)
+            if any(p.temperature for p in decoded):  # sampled: again on new threads, whose draws start at SEED
+                model = pool.fresh()
+                decoded, info = self._decoded(model, audio, language, None, False, stop)
             timed = aligned(model, audio, decoded, info.language)
             for p, words in zip(decoded, timed, strict=True):
                 moved = tuple(Word(start + w.start, start + w.end, w.text) for w in words)
                 segments.append(Segment(start + float(p.start), start + float(p.end), p.text.strip(), moved))
             english = self._translated(model, audio, language, start) if language != "en" and self.translate else []
         return segments, decoded, english
+
+    def _decoded(self, model, audio, language: str, again, probe: bool, stop) -> tuple[list, Any]:
+        """The window's pieces, decoded by `model` (probing the start for English when `probe`)."""
+        import ctranslate2
+
+        ctranslate2.set_random_seed(SEED)
+        pieces, info = model.transcribe(
+            audio, language=language, beam_size=self.beam_size, condition_on_previous_text=False, vad_filter=False
+        )
+        decoded: list = []
+        for p in pieces:  # decoded lazily, ~30 s of audio at a time
+            decoded.append(p)
+            if stop is not None and stop.is_set():
+                raise NotEnglish
+            if probe and p.end >= PROBE_SECONDS:
+                probe = _probed(decoded, stop)
+            if again is not None:
+                again()
+        if probe:
+            _probed(decoded, stop)
+        return decoded, info
 
     def _translated(self, model, audio, language: str, start: float) -> list[Segment]:
         """What the window says in English (Whisper's `translate` task, its loops left out): a
