@@ -258,8 +258,9 @@ class FasterWhisperASR:
         with pool.borrow() as model:
             decoded, info = self._decoded(model, audio, language, again, probe, stop)
             if any(p.temperature for p in decoded):  # sampled: again on new threads, whose draws start at SEED
+                model.encode.forget()  # the first pass's encoder outputs (`Remembered`)
                 model = pool.fresh()
-                decoded, info = self._decoded(model, audio, language, None, False, stop)
+                decoded, info = self._decoded(model, audio, language, again, False, stop)
             timed = aligned(model, audio, decoded, info.language)
             for p, words in zip(decoded, timed, strict=True):
                 moved = tuple(Word(start + w.start, start + w.end, w.text) for w in words)
