@@ -173,6 +173,24 @@ def test_a_window_that_samples_comes_out_the_same_whatever_was_decoded_before(sa
     assert [(s.start, s.end, s.text) for s in again] == [(s.start, s.end, s.text) for s in first]
 
 
+def test_a_translation_that_samples_is_translated_again_on_a_new_instance():
+    """The English translation of speech in another language: when a piece of it was sampled, it
+    is decoded again on a new instance, as a sampled transcript is (a double for the model)."""
+    from types import SimpleNamespace
+
+    from videorag.asr.faster_whisper import FasterWhisperASR
+
+    def model(text, temperature):
+        piece = SimpleNamespace(start=0.0, end=2.0, text=f" {text}", temperature=temperature, compression_ratio=1.2)
+        return SimpleNamespace(transcribe=lambda audio, **kw: (iter([piece]), None))
+
+    pool = SimpleNamespace(fresh=lambda: model("drawn afresh", 0.2))
+    asr = FasterWhisperASR(language="es")
+    assert [s.text for s in asr._translated(pool, model("greedy", 0.0), None, "es", 10.0)] == ["greedy"]
+    again = asr._translated(pool, model("drawn after other windows", 0.4), None, "es", 10.0)
+    assert [(s.start, s.end, s.text) for s in again] == [(10.0, 12.0, "drawn afresh")]
+
+
 def test_streams_transcribe_at_once_with_the_transcripts_of_one_stream(asr, sample_dir):
     """Two videos transcribed from two threads at once (each borrows its own model instance, as
     the local engine's streams do) come out as when transcribed one after the other."""

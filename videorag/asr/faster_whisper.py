@@ -11,8 +11,8 @@ sampled is decoded again on a new instance, whose worker draws from `SEED` afres
 transcript does not depend on which windows or videos an instance decoded before it (alone or in a
 batch, in this process or another). Measured: unseeded, one video came out at 0.12 or 0.47 word
 error rate from run to run; seeded but on a reused instance, a benchmark recording's words
-changed from 366 s on between being indexed alone and in an 18-video batch. (The English
-translation of speech in another language, below, may still sample on a reused instance.)
+changed from 366 s on between being indexed alone and in an 18-video batch. The English
+translation of speech in another language (below) is redone the same way.
 
 `streams` videos can be transcribed at once (from as many threads), and the windows of one long
 video go to as many instances as are idle: each window borrows one of `streams` model instances,
@@ -265,7 +265,8 @@ class FasterWhisperASR:
             for p, words in zip(decoded, timed, strict=True):
                 moved = tuple(Word(start + w.start, start + w.end, w.text) for w in words)
                 segments.append(Segment(start + float(p.start), start + float(p.end), p.text.strip(), moved))
-            english = self._translated(model, audio, language, start) if language != "en" and self.translate else []
+            translate = language != "en" and self.translate
+            english = self._translated(pool, model, audio, language, start) if translate else []
         return segments, decoded, english
 
     def _decoded(self, model, audio, language: str, again, probe: bool, stop) -> tuple[list, Any]:
@@ -289,9 +290,20 @@ class FasterWhisperASR:
             _probed(decoded, stop)
         return decoded, info
 
-    def _translated(self, model, audio, language: str, start: float) -> list[Segment]:
+    def _translated(self, pool: Pool, model, audio, language: str, start: float) -> list[Segment]:
         """What the window says in English (Whisper's `translate` task, its loops left out): a
-        second text for retrieval, so that a question in English finds speech in another language."""
+        second text for retrieval, so that a question in English finds speech in another language.
+        Decoded again on a new instance when it sampled, as the transcript is."""
+        pieces = self._translation(model, audio, language)
+        if any(p.temperature for p in pieces):
+            pieces = self._translation(pool.fresh(), audio, language)
+        kept = (p for p in pieces if p.compression_ratio <= REPETITIVE)
+        return [Segment(start + float(p.start), start + float(p.end), p.text.strip()) for p in kept]
+
+    def _translation(self, model, audio, language: str) -> list:
+        import ctranslate2
+
+        ctranslate2.set_random_seed(SEED)
         pieces, _ = model.transcribe(
             audio,
             language=language,
@@ -300,8 +312,7 @@ class FasterWhisperASR:
             condition_on_previous_text=False,
             vad_filter=False,
         )
-        kept = (p for p in pieces if p.compression_ratio <= REPETITIVE)
-        return [Segment(start + float(p.start), start + float(p.end), p.text.strip()) for p in kept]
+        return list(pieces)
 
 
 def _sure(path: str, found: Heard | None) -> Heard | None:
