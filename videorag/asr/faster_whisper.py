@@ -271,12 +271,7 @@ class FasterWhisperASR:
 
     def _decoded(self, model, audio, language: str, again, probe: bool, stop) -> tuple[list, Any]:
         """The window's pieces, decoded by `model` (probing the start for English when `probe`)."""
-        import ctranslate2
-
-        ctranslate2.set_random_seed(SEED)
-        pieces, info = model.transcribe(
-            audio, language=language, beam_size=self.beam_size, condition_on_previous_text=False, vad_filter=False
-        )
+        pieces, info = self._transcribed(model, audio, language)
         decoded: list = []
         for p in pieces:  # decoded lazily, ~30 s of audio at a time
             decoded.append(p)
@@ -294,25 +289,25 @@ class FasterWhisperASR:
         """What the window says in English (Whisper's `translate` task, its loops left out): a
         second text for retrieval, so that a question in English finds speech in another language.
         Decoded again on a new instance when it sampled, as the transcript is."""
-        pieces = self._translation(model, audio, language)
+        pieces = list(self._transcribed(model, audio, language, "translate")[0])
         if any(p.temperature for p in pieces):
-            pieces = self._translation(pool.fresh(), audio, language)
+            pieces = list(self._transcribed(pool.fresh(), audio, language, "translate")[0])
         kept = (p for p in pieces if p.compression_ratio <= REPETITIVE)
         return [Segment(start + float(p.start), start + float(p.end), p.text.strip()) for p in kept]
 
-    def _translation(self, model, audio, language: str) -> list:
+    def _transcribed(self, model, audio, language: str, task: str = "transcribe") -> tuple:
+        """faster-whisper's (lazy pieces, info) for the window, `SEED` set first."""
         import ctranslate2
 
         ctranslate2.set_random_seed(SEED)
-        pieces, _ = model.transcribe(
+        return model.transcribe(
             audio,
             language=language,
-            task="translate",
+            task=task,
             beam_size=self.beam_size,
             condition_on_previous_text=False,
             vad_filter=False,
         )
-        return list(pieces)
 
 
 def _sure(path: str, found: Heard | None) -> Heard | None:
