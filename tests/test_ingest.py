@@ -184,10 +184,14 @@ def test_a_translation_that_samples_is_translated_again_on_a_new_instance():
         piece = SimpleNamespace(start=0.0, end=2.0, text=f" {text}", temperature=temperature, compression_ratio=1.2)
         return SimpleNamespace(transcribe=lambda audio, **kw: (iter([piece]), None))
 
-    pool = SimpleNamespace(fresh=lambda: model("drawn afresh", 0.2))
+    def lent(first):   # a borrowed instance, renewed as a new one
+        held = SimpleNamespace(model=first)
+        held.renew = lambda: setattr(held, "model", model("drawn afresh", 0.2))
+        return held
+
     asr = FasterWhisperASR(language="es")
-    assert [s.text for s in asr._translated(pool, model("greedy", 0.0), None, "es", 10.0)] == ["greedy"]
-    again = asr._translated(pool, model("drawn after other windows", 0.4), None, "es", 10.0)
+    assert [s.text for s in asr._translated(lent(model("greedy", 0.0)), None, "es", 10.0)] == ["greedy"]
+    again = asr._translated(lent(model("drawn after other windows", 0.4)), None, "es", 10.0)
     assert [(s.start, s.end, s.text) for s in again] == [(10.0, 12.0, "drawn afresh")]
 
 

