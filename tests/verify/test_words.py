@@ -13,7 +13,7 @@ from videorag.index.tables import VideoRecord
 from videorag.ingest.chunking import bound_segments
 from videorag.types import Answer, Citation, Claim, Evidence, Hit, Segment, Word
 from videorag.verify import verify
-from videorag.verify.words import LEAD, at_words
+from videorag.verify.words import LEAD, TAIL, at_words
 
 SENTENCE = ("Before you start sanding the old paint off the door, make sure the room is aired, "
             "then let the glue dry for twenty four hours before you ride.")
@@ -33,18 +33,19 @@ def lookup(words):
 
 def test_a_claim_is_cited_at_the_words_that_say_it_with_a_second_of_lead_in():
     claim = Claim("Let the glue dry for 24 hours before riding.", [0])
-    [narrow] = at_words([CITED], [claim], "how long should the glue dry", lookup(WORDS))
+    [(narrow, said)] = at_words([CITED], [claim], "how long should the glue dry", lookup(WORDS))
     glue = next(w for w in WORDS if w.text == "glue")
-    assert narrow.start == glue.start - LEAD
-    assert narrow.end <= CITED.end and narrow.end - narrow.start <= 6.0   # "glue dry … hours before you ride"
+    assert narrow.start == glue.start - LEAD and said[0] == glue.start
+    assert narrow.end <= CITED.end + TAIL and narrow.end - narrow.start <= 6.0   # "glue dry … hours before you ride"
     assert narrow.end >= next(w for w in WORDS if w.text == "hours").end
 
 
-def test_a_paraphrase_or_an_index_without_word_timings_cites_the_whole_sentence():
+def test_a_paraphrase_cites_the_whole_sentence_and_an_index_without_word_timings_the_sentence_as_it_is():
     paraphrase = Claim("Wait a full day.", [0])
-    assert at_words([CITED], [paraphrase], "how long", lookup(WORDS)) == [CITED]
+    [(whole, said)] = at_words([CITED], [paraphrase], "how long", lookup(WORDS))   # from lead-in to tail
+    assert (whole.start, whole.end) == (CITED.start - LEAD, CITED.end + TAIL) and said == (CITED.start, CITED.end)
     claim = Claim("Let the glue dry for 24 hours.", [0])
-    assert at_words([CITED], [claim], "how long", lookup(())) == [CITED]
+    assert at_words([CITED], [claim], "how long", lookup(())) == [(CITED, (CITED.start, CITED.end))]
 
 
 def test_a_number_said_in_words_is_the_claims_digits():
@@ -52,8 +53,36 @@ def test_a_number_said_in_words_is_the_claims_digits():
     words = timed("Six spoons of fresh snow peas and blue cheese", 10.0) + timed("6 spoons of fresh snow bees", 20.0)
     cited = Citation("v", "/v.mp4", 10.0, words[-1].end)
     claim = Claim("There are 6 spoons of fresh snow peas on the list.", [0])
-    [narrow] = at_words([cited], [claim], "how many spoons of snow peas are on the list", lookup(words))
-    assert narrow.start == 10.0 and narrow.end < 13.0   # the first reading, which says every word
+    [(narrow, _)] = at_words([cited], [claim], "how many spoons of snow peas are on the list", lookup(words))
+    assert narrow.start == 10.0 - LEAD and narrow.end < 13.0   # the first reading, which says every word
+
+
+def test_a_sentence_is_timed_by_its_words_and_its_lead_in_stops_at_another_sentences_words():
+    # the recogniser's segment ends as its last word starts; a share of its time by characters does
+    # not fall where a sentence's words are said
+    said = [Word(25.82, 26.02, "No"), Word(26.02, 26.42, "matter."), Word(27.22, 27.4, "Try"),
+            Word(27.4, 27.98, "again."), Word(29.16, 29.76, "Fail"), Word(30.4, 30.72, "better.")]
+    seg = Segment(25.8, 30.72, "No matter. Try again. Fail better.")
+    cited = Citation("v", "/v.mp4", seg.start, seg.end)
+    evidence = [Evidence(Hit("v", "/v.mp4", seg.start, seg.end, 1.0, seg.text), [seg])]
+
+    def asked(words):
+        answer = Answer("what should you do no matter how often you failed", "Try again [1].", [cited], "t")
+        return verify(answer, evidence, None, VerifyConfig(), words=words).citations[0]
+
+    assert asked(None) != Citation("v", "/v.mp4", 27.22, 27.98)   # no word timings: a share of the segment's time
+    narrow = asked(lookup(said))
+    assert narrow.start == 26.42 and narrow.end == 27.98 + 0.3   # from the pause after "matter." to "again."
+
+
+def test_a_segment_is_timed_by_the_words_that_spell_it_even_where_the_recogniser_split_one():
+    from videorag.verify.words import timed as words_timed
+
+    said = [Word(1.0, 1.3, "An"), Word(1.3, 1.6, "eye"), Word(1.6, 2.0, "-opening"), Word(2.0, 2.5, "talk.")]
+    segs = [Segment(0.9, 2.4, "An eye-opening talk."), Segment(5.0, 6.0, "Not said in these words.")]
+    first, second = words_timed("v", segs, lookup(said))
+    assert [(w.text, w.start, w.end) for w in first] == [("An", 1.0, 1.3), ("eye-opening", 1.3, 2.0), ("talk.", 2.0, 2.5)]
+    assert second == [] and words_timed("v", segs, None) is None
 
 
 def test_verify_narrows_only_when_given_word_timings():
@@ -81,7 +110,7 @@ def test_a_pair_narrowed_to_one_sentences_words_is_checked_against_that_sentence
     judge = SupportJudge()
     out = verify(Answer("how long before I add more paint", "Wait four hours before adding paint [1].", [cited], "t"),
                  evidence, judge, VerifyConfig(), decided=True, words=lookup(roll.words + dry.words))
-    assert 6.0 - LEAD <= out.citations[0].start and out.citations[0].end <= 9.2   # the words of the second sentence
+    assert 6.0 - LEAD <= out.citations[0].start and out.citations[0].end <= 9.2 + TAIL   # the second sentence's words
     assert judge.asked and all("Roll the paint" not in text for text in judge.asked)   # read without the first
     assert all("Let the first coat dry for four hours." in text for text in judge.asked)
 

@@ -6,13 +6,15 @@ first step after it ("Chapter 2, a hole in the drywall. This one is about the si
 doorknob…"). A step is one sentence: it ends at end punctuation (not an abbreviation's, "Mr.", nor
 one before a lower-case word) or at a pause (at least `pause` seconds between two segments), and
 one longer than `max_words` is cut into pieces. A heading is then a step of its own, which names
-the topic without answering anything. A step's times are those of its segments, shared out by
-characters where a segment holds several sentences.
+the topic without answering anything. A step's times are those of its words where the recogniser
+timed them (one time per word of the segment's text), else its segments', shared out by characters
+where a segment holds several sentences (the share can end a sentence before its last word does).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,8 +31,9 @@ class Step:
     text: str
 
 
-def steps(starts, ends, texts, pause: float = 0.8, max_words: int = 40) -> list[Step]:
-    """The sentences of one video's segments (given in time order), as steps."""
+def steps(starts, ends, texts, pause: float = 0.8, max_words: int = 40, timed=None) -> list[Step]:
+    """The sentences of one video's segments (given in time order), as steps; `timed`, where
+    given, holds each segment's recognised words (`types.Word`) for their times."""
     out: list[Step] = []
     words: list[str] = []
     first = 0.0
@@ -38,19 +41,30 @@ def steps(starts, ends, texts, pause: float = 0.8, max_words: int = 40) -> list[
         if words and start - ends[i - 1] >= pause:
             out.append(Step(first, float(ends[i - 1]), " ".join(words)))
             words = []
-        for piece, (a, b), closes in _pieces(float(start), float(end), text):
-            said = piece.split()
-            for j, word in enumerate(said):
-                if not words:
-                    first = a + (b - a) * j / len(said)
-                words.append(word)
-                last = j == len(said) - 1
-                if (last and closes) or len(words) >= max_words:
-                    out.append(Step(first, a + (b - a) * (j + 1) / len(said), " ".join(words)))
-                    words = []
+        for word, a, b, closes in _words(float(start), float(end), text, timed[i] if timed else ()):
+            if not words:
+                first = a
+            words.append(word)
+            if closes or len(words) >= max_words:
+                out.append(Step(first, b, " ".join(words)))
+                words = []
     if words:
         out.append(Step(first, float(ends[-1]), " ".join(words)))
     return out
+
+
+def _words(start: float, end: float, text: str, timed) -> Iterator[tuple[str, float, float, bool]]:
+    """(word, its time span, whether a sentence ends with it) for one segment's text: the
+    recogniser's times when `timed` holds one word for each of the text's, else the segment's
+    time shared out by characters."""
+    k = 0
+    exact = len(timed) == len(text.split())
+    for piece, (a, b), closes in _pieces(start, end, text):
+        said = piece.split()
+        for j, word in enumerate(said):
+            share = (a + (b - a) * j / len(said), a + (b - a) * (j + 1) / len(said))
+            yield word, *((timed[k].start, timed[k].end) if exact else share), closes and j == len(said) - 1
+            k += 1
 
 
 def _pieces(start: float, end: float, text: str):

@@ -41,7 +41,7 @@ from ..types import Answer, Claim
 from .claims import NOT_COVERED, marked, says_not_covered, says_something, split_claims
 from .pointing import Pointed, point
 from .support import leads, overlap, probability, threshold
-from .words import Words, at_words, said_between, terms
+from .words import Words, at_words, terms
 
 __all__ = ["ABSTAINED", "NOT_COVERED", "split_claims", "verify"]
 
@@ -70,11 +70,12 @@ def verify(
         claims = _renumbered([c for c, kept in zip(claims, said, strict=True) if kept], answer)
         if not claims:
             return abstain(answer)
-    cited = point(claims, answer.citations, evidence, embedder)
+    cited = point(claims, answer.citations, evidence, embedder, words)
     answer.citations = [p.citation for p in cited]
     if words is not None:  # cited at the words; checked against the sentence that says them
-        answer.citations = at_words(answer.citations, claims, answer.question, words)
-        cited = [p.holding(*said_between(c, p.citation)) for p, c in zip(cited, answer.citations, strict=True)]
+        narrowed = at_words(answer.citations, claims, answer.question, words)
+        answer.citations = [c for c, _ in narrowed]
+        cited = [p.holding(*said) for p, (_, said) in zip(cited, narrowed, strict=True)]
     if judge is not None:
         _support(answer.question, claims, cited, _screens(cited, evidence), judge)
         limit = threshold(config)

@@ -8,7 +8,8 @@ the claim — the embedder's cosine beside the share of the claim's words (numbe
 say, each sentence beyond the first paying `PAIR_COST` — and the best becomes the citation. Of
 several moments a claim cites, those whose best sentence scores under `KEEP` × the best one's are
 dropped: they do not say it. The answer's citations are then the sentences cited, each once,
-numbered in order of first use.
+numbered in order of first use. Where the index has word timings, a sentence spans its words
+(`retrieve.steps`), so that narrowing it to the words that say a claim (`words`) loses none.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import numpy as np
 from ..analysis import tokenize
 from ..retrieve.steps import steps
 from ..types import Citation, Claim
+from .words import Words
+from .words import timed as words_timed
 
 LEXICAL = 0.5  # share of the lexical overlap beside the embedder's cosine
 PAIR_COST = 0.05  # what citing each sentence beyond one costs in score
@@ -44,9 +47,12 @@ class Pointed:
         return held[0] if len(held) == 1 else _joined(held)
 
 
-def point(claims: list[Claim], citations: list[Citation], evidence: list, embedder=None) -> list[Pointed]:
-    """The sentences the claims cite (each once); each claim's `citations` renumbered to them."""
-    choices = [[_sentences(citations[j], evidence) for j in claim.citations] for claim in claims]
+def point(
+    claims: list[Claim], citations: list[Citation], evidence: list, embedder=None, words: Words | None = None
+) -> list[Pointed]:
+    """The sentences the claims cite (each once); each claim's `citations` renumbered to them;
+    `words` (the index's word timings, where it has them) times the sentences."""
+    choices = [[_sentences(citations[j], evidence, words) for j in claim.citations] for claim in claims]
     chosen: list[Pointed] = []
     for claim, cited in zip(claims, choices, strict=True):
         scored = [_best(claim.text, options, embedder) for options in cited]
@@ -59,7 +65,7 @@ def point(claims: list[Claim], citations: list[Citation], evidence: list, embedd
     return chosen
 
 
-def _sentences(citation: Citation, evidence: list) -> list[Pointed]:
+def _sentences(citation: Citation, evidence: list, words: Words | None) -> list[Pointed]:
     """The options for the excerpt a citation points into: its sentences inside the cited span and
     the runs of adjacent ones (the citation itself with its excerpt's text when it holds no
     sentence)."""
@@ -71,7 +77,8 @@ def _sentences(citation: Citation, evidence: list) -> list[Pointed]:
             and ev.segments[-1].end > citation.start
         ):
             segs = [s for s in ev.segments if s.start < citation.end and s.end > citation.start]
-            found = steps([s.start for s in segs], [s.end for s in segs], [s.text for s in segs])
+            timed = words_timed(citation.video_id, segs, words)
+            found = steps([s.start for s in segs], [s.end for s in segs], [s.text for s in segs], timed=timed)
             single = [Pointed(Citation(citation.video_id, citation.path, s.start, s.end), s.text) for s in found]
             if not single:
                 return [Pointed(citation, ev.transcript)]
