@@ -187,23 +187,3 @@ def test_a_step_that_is_a_whole_segment_takes_the_index_vector_once_checked(cont
     # embedded: the cut sentence and the first whole segment (the check); the rest read from the index
     # unless the check finds the index embedded something else
     assert sorted(embedder.texts) == sorted(texts if context else [GARDEN[2][0], part])
-
-
-def test_a_judged_step_is_timed_by_its_words_where_the_index_has_them():
-    from dataclasses import replace
-
-    from videorag.snapshot.words import Words
-
-    garden = [*GARDEN[:2], (GARDEN[2][0] + " Keep" + GARDEN[3][0][4:], 20.0), GARDEN[4]]   # two sentences, one segment
-    embedder = HashingEmbedder()
-    plain = corpus(embedder, garden)
-    said = garden[2][0].split()   # the recogniser's times: the second sentence starts late in the segment
-    starts = [20.0 + 0.2 * i for i in range(len(said))]
-    starts[said.index("Keep"):] = [27.0 + 0.2 * i for i in range(len(said) - said.index("Keep"))]
-    timed = replace(plain, words=Words.build([0] * len(said), starts, [s + 0.15 for s in starts], said))
-    config = SearchConfig(judge=JudgeConfig(reranker=RerankConfig(backend="keyword-judge"), cite_context=0))
-    method = create_method("textvideorag", config, judged=True)
-    hits = [Searcher(c, embedder).search(QUESTION, method, config, 5, False)[0] for c in (plain, timed)]
-    assert all(ANSWER_WORD in h.text and "fridge" not in h.text for h in hits)
-    last = starts[said.index("counter.")] + 0.15
-    assert hits[0].end != last and (hits[1].start, hits[1].end) == (20.0, last)   # by characters, by its words

@@ -76,13 +76,13 @@ def test_a_sentence_is_timed_by_its_words_and_its_lead_in_stops_at_another_sente
 
 
 def test_a_segment_is_timed_by_the_words_that_spell_it_even_where_the_recogniser_split_one():
-    from videorag.retrieve.steps import timed
+    from videorag.verify.words import timed as words_timed
 
     said = [Word(1.0, 1.3, "An"), Word(1.3, 1.6, "eye"), Word(1.6, 2.0, "-opening"), Word(2.0, 2.5, "talk.")]
     segs = [Segment(0.9, 2.4, "An eye-opening talk."), Segment(5.0, 6.0, "Not said in these words.")]
-    first, second = timed("v", [s.start for s in segs], [s.end for s in segs], [s.text for s in segs], lookup(said))
+    first, second = words_timed("v", segs, lookup(said))
     assert [(w.text, w.start, w.end) for w in first] == [("An", 1.0, 1.3), ("eye-opening", 1.3, 2.0), ("talk.", 2.0, 2.5)]
-    assert second == [] and timed("v", [0.9], [2.4], ["An eye-opening talk."], None) is None
+    assert second == [] and words_timed("v", segs, None) is None
 
 
 def test_verify_narrows_only_when_given_word_timings():

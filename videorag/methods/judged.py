@@ -1,8 +1,8 @@
 """Judged search: any method's ranking, its moments chosen by a judge that reads them.
 
 1. The `judge.videos` best videos of the method's ranking are cut into steps (sentences,
-   `videorag.retrieve.steps`, timed by their words where the index has word timings): one step
-   each, so a heading is a candidate of its own, not glued to the step after it.
+   `videorag.retrieve.steps`): one step each, so a heading is a candidate of its own, not glued to
+   the step after it.
 2. A step's retrieval score mixes its video's score (min-max over those videos) with its own
    (`moments.video_weight`, as `--moments` mixes them): the best within-video relevance of the
    segments it covers (`moments.segment_relevance`) beside the best score of the method's
@@ -38,7 +38,7 @@ from ..retrieve.base import Candidate, GathersEvidence, Method, Ranking
 from ..retrieve.fusion import minmax
 from ..retrieve.moments import segment_relevance
 from ..retrieve.searcher import top
-from ..retrieve.steps import Step, covering, steps, timed
+from ..retrieve.steps import Step, covering, steps
 
 SCREEN_SECONDS = 10.0  # on-screen text also shown this close to a step is not the step's own
 EMBEDDED = 30  # best steps embedded (~130 ms on 2 cores if none is a whole segment) before the judge's are chosen
@@ -134,8 +134,7 @@ def video_steps(qc, ranking: Ranking, video: int, config: SearchConfig) -> list[
     lo, hi = level.span(video)
     if lo == hi:
         return []
-    segments = level.starts[lo:hi], level.ends[lo:hi], level.texts[lo:hi]
-    found = steps(*segments, timed=timed(qc.corpus.video_ids[video], *segments, qc.corpus.words_of))
+    found = steps(level.starts[lo:hi], level.ends[lo:hi], level.texts[lo:hi])
     a, b = np.array([s.start for s in found]), np.array([s.end for s in found])
     own = covering(a, b, level.starts[lo:hi], level.ends[lo:hi], segment_relevance(qc, video, lo, hi, config.moments))
     moments = ranking.moments(video)

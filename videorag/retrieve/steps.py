@@ -7,25 +7,20 @@ doorknob…"). A step is one sentence: it ends at end punctuation (not an abbrev
 one before a lower-case word) or at a pause (at least `pause` seconds between two segments), and
 one longer than `max_words` is cut into pieces. A heading is then a step of its own, which names
 the topic without answering anything. A step's times are those of its words where the recogniser
-timed them (`timed`: the run of recognised words that spells each segment), else its segments',
-shared out by characters where a segment holds several sentences (a share that can end a sentence
-before its last word is said).
+timed them (one time per word of the segment's text), else its segments', shared out by characters
+where a segment holds several sentences (the share can end a sentence before its last word does).
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..analysis import goes_on
-from ..types import Word
 
-Words = Callable[[str, float, float], list[Word]]  # (video id, start, end) -> the words said then
-NEAR = 1.0  # seconds between a segment's start and its first word's, at most
 _SENTENCE = re.compile(r"\S.*?(?:[.!?]+[\"')\]]*(?=\s|$)|$)")  # a sentence, or the unfinished rest
 
 
@@ -55,36 +50,6 @@ def steps(starts, ends, texts, pause: float = 0.8, max_words: int = 40, timed=No
                 words = []
     if words:
         out.append(Step(first, float(ends[-1]), " ".join(words)))
-    return out
-
-
-def timed(video_id: str, starts, ends, texts, words: Words | None) -> list[list[Word]] | None:
-    """Each segment's words timed by the recogniser (segments as `steps` takes them): the run of
-    recognised words, the first said within `NEAR` seconds of the segment's start, that spells its
-    text (none where no run does). None without word timings."""
-    if words is None or not len(starts):
-        return None
-    said = words(video_id, float(starts[0]) - NEAR, float(ends[-1]) + NEAR)
-    said_at = [w.start for w in said]
-    out = []
-    for start, text in zip(starts, texts, strict=True):
-        near = range(bisect_left(said_at, start - NEAR), bisect_right(said_at, start + NEAR))
-        found = (_spelled(said, i, text.split()) for i in near)
-        out.append(next((run for run in found if run is not None), []))
-    return out
-
-
-def _spelled(said: list[Word], at: int, own: list[str]) -> list[Word] | None:
-    """`own` (a segment's words) timed by the recognised words from `at` on, those the recogniser
-    split joined ("eye" "-opening"); None where they do not spell it."""
-    out = []
-    for word in own:
-        text, first = "", at
-        while at < len(said) and len(text) < len(word):
-            text, at = text + said[at].text.strip(), at + 1
-        if text != word:
-            return None
-        out.append(Word(said[first].start, said[at - 1].end, word))
     return out
 
 

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analysis import tokenize
-from ..retrieve.steps import Words, steps, timed
+from ..retrieve.steps import steps
 from ..types import Citation, Claim
+from .words import Words
+from .words import timed as words_timed
 
 LEXICAL = 0.5  # share of the lexical overlap beside the embedder's cosine
 PAIR_COST = 0.05  # what citing each sentence beyond one costs in score
@@ -75,8 +77,8 @@ def _sentences(citation: Citation, evidence: list, words: Words | None) -> list[
             and ev.segments[-1].end > citation.start
         ):
             segs = [s for s in ev.segments if s.start < citation.end and s.end > citation.start]
-            starts, ends, texts = [s.start for s in segs], [s.end for s in segs], [s.text for s in segs]
-            found = steps(starts, ends, texts, timed=timed(citation.video_id, starts, ends, texts, words))
+            timed = words_timed(citation.video_id, segs, words)
+            found = steps([s.start for s in segs], [s.end for s in segs], [s.text for s in segs], timed=timed)
             single = [Pointed(Citation(citation.video_id, citation.path, s.start, s.end), s.text) for s in found]
             if not single:
                 return [Pointed(citation, ev.transcript)]

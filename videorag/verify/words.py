@@ -11,22 +11,24 @@ at the words of another sentence. A sentence none of whose words a claim says be
 (a paraphrase, or a claim that repeats the question) is cited whole, from lead-in to tail; one
 without word timings (subtitles, an older index) is cited as it is.
 
-A sentence is timed by its words (`retrieve.steps.timed`), not by a share of its segment's time,
-which can end it before its last word.
+A sentence is timed by its words (`timed`: each segment's words, the recogniser's times, for
+`retrieve.steps`), not by a share of its segment's time, which can end it before its last word.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..analysis import tokenize
-from ..retrieve.steps import Words
-from ..types import Citation, Claim, Word
+from ..types import Citation, Claim, Segment, Word
 
 ASKED = 0.5  # weight of a claim's word the question says too
 PER_SECOND = 0.1  # what a second of citation costs against a word it takes in (tuned on DEV)
 LEAD = 1.0  # seconds of lead-in before the first word that says it
 TAIL = 0.3  # seconds kept after the last
+NEAR = 1.0  # seconds between a segment's start and its first word's, at most
+Words = Callable[[str, float, float], list[Word]]  # (video id, start, end) -> the words said then
 _NUMBERS = {
     w: str(n)
     for n, w in enumerate(
@@ -57,6 +59,34 @@ def at_words(
             if j in claim.citations:
                 weights |= {t: ASKED if t in asked else 1.0 for t in terms(claim.text)}
         out.append(_narrowed(citation, around, weights))
+    return out
+
+
+def timed(video_id: str, segments: list[Segment], words: Words | None) -> list[list[Word]] | None:
+    """Each segment's words timed by the recogniser: the run of recognised words, said within `NEAR`
+    seconds of its start, that spells its text (none where no run does). None without words."""
+    if words is None or not segments:
+        return None
+    said = words(video_id, segments[0].start - NEAR, segments[-1].end + NEAR)
+    out = []
+    for segment in segments:
+        own = segment.text.split()
+        found = (_spelled(said, i, own) for i, w in enumerate(said) if abs(w.start - segment.start) <= NEAR)
+        out.append(next((run for run in found if run is not None), []))
+    return out
+
+
+def _spelled(said: list[Word], at: int, own: list[str]) -> list[Word] | None:
+    """`own` (a segment's words) timed by the recognised words from `at` on, those the recogniser
+    split joined ("eye" "-opening"); None where they do not spell it."""
+    out = []
+    for word in own:
+        text, first = "", at
+        while at < len(said) and len(text) < len(word):
+            text, at = text + said[at].text.strip(), at + 1
+        if text != word:
+            return None
+        out.append(Word(said[first].start, said[at - 1].end, word))
     return out
 
 
