@@ -6,8 +6,9 @@ numbers included) found among the sentence's words, weighed 1 — or `ASKED` whe
 names them too (they place the topic, the other words are the answer) — and of the runs between
 two such words the one whose weight, less `PER_SECOND` for every second it lasts, is highest. The
 citation then starts `LEAD` seconds before its first word and ends `TAIL` after its last (the
-sentence's last where the words after the run say nothing: "Try again."), lead-in and tail stopping
-at the words of another sentence. A sentence none of whose words a claim says beyond the question's
+sentence's last where the words after the run say nothing: "Try again."), cutting no word: the
+lead-in stops at another sentence's words and after a word it would start inside, the tail at
+the next word. A sentence none of whose words a claim says beyond the question's
 (a paraphrase, or a claim that repeats the question) is cited whole, from lead-in to tail; one
 without word timings (subtitles, an older index) is cited as it is.
 
@@ -104,9 +105,10 @@ def _narrowed(
     if not said:
         return citation, (citation.start, citation.end)
     first, last = _best_run(said, weights) or (said[0], said[-1])
-    before = max((w.end for w in around if w.end <= first.start and not _inside(w, citation)), default=0.0)
-    after = min((w.start for w in around if w.start >= last.end and not _inside(w, citation)), default=last.end + TAIL)
-    start, end = max(before, first.start - LEAD), min(after, last.end + TAIL)
+    lead = first.start - LEAD
+    before = [w.end for w in around if w.end <= first.start and (w.start < lead or not _inside(w, citation))]
+    after = min((w.start for w in around if w.start >= last.end), default=last.end + TAIL)
+    start, end = max([lead, 0.0, *before]), min(after, last.end + TAIL)
     return Citation(citation.video_id, citation.path, start, max(end, last.end)), (first.start, last.end)
 
 
