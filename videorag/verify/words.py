@@ -109,7 +109,7 @@ def _narrowed(
     before = [w.end for w in around if w.end <= first.start and (w.start < lead or not _inside(w, citation))]
     after = min((w.start for w in around if w.start >= last.end), default=last.end + TAIL)
     start, end = max([lead, 0.0, *before]), min(after, last.end + TAIL)
-    return Citation(citation.video_id, citation.path, start, max(end, last.end)), (first.start, last.end)
+    return Citation(citation.video_id, citation.path, start, end), (first.start, last.end)
 
 
 def _best_run(said: list[Word], weights: dict[str, float]) -> tuple[Word, Word] | None:
